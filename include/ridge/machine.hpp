@@ -1,0 +1,74 @@
+// What the CPU this process runs on can do: instruction sets, caches, usable CPUs.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ridge/export.hpp"
+
+namespace ridge {
+
+// Instruction-set features. A feature is true only if the CPU has it AND the OS saves the
+// registers it needs (XGETBV), so code may use it.
+struct IsaFeatures {
+  // x86
+  bool sse42 = false;
+  bool avx = false;
+  bool avx2 = false;
+  bool fma = false;
+  bool avx512f = false;
+  bool avx512bw = false;
+  bool avx512dq = false;
+  bool avx512vl = false;
+  bool avx512_bf16 = false;
+  bool avx512_vnni = false;
+  bool amx_tile = false;
+  bool amx_bf16 = false;
+  bool amx_int8 = false;
+  bool os_saves_ymm = false;  // XCR0 bits 1,2
+  bool os_saves_zmm = false;  // XCR0 bits 5,6,7
+  bool os_saves_amx = false;  // XCR0 bits 17,18
+  // aarch64
+  bool asimd = false;
+  bool sve = false;
+  bool bf16 = false;
+  bool i8mm = false;
+};
+
+enum class CacheKind { data, instruction, unified };
+
+struct CacheLevel {
+  int level = 0;
+  CacheKind kind = CacheKind::unified;
+  std::int64_t size_bytes = 0;
+  int line_bytes = 0;
+  int associativity = 0;  // ways; 0 when unknown, -1 for fully associative
+  int shared_by_cpus = 1; // logical CPUs that share one instance
+  std::int64_t sets() const;
+};
+
+struct Machine {
+  std::string vendor;       // "AuthenticAMD", "GenuineIntel", ...
+  std::string model_name;   // brand string
+  std::string arch;         // "x86_64" or "aarch64"
+  IsaFeatures isa;
+  std::vector<CacheLevel> caches;  // data and unified caches, innermost first
+  std::string cache_source;        // "cpuid-leaf-4", "cpuid-0x8000001d", "sysfs" or "assumed"
+  int logical_cpus = 1;            // CPUs in this process's affinity mask
+  std::vector<int> cpu_ids;        // their ids
+
+  // The data cache at `level` (1, 2, 3); a default-constructed level with size 0 if absent.
+  CacheLevel data_cache(int level) const;
+
+  // Detected once per process; thread-safe.
+  RIDGE_API static const Machine& current();
+  // Detect afresh (used by current(); exposed for tests and `ridge info`).
+  RIDGE_API static Machine detect();
+};
+
+// The machine as text (for `ridge info`) and as JSON.
+RIDGE_API std::string describe(const Machine& machine);
+RIDGE_API std::string to_json(const Machine& machine);
+
+}  // namespace ridge

@@ -1,0 +1,41 @@
+/* ridge's C API, and CBLAS-compatible declarations of the BLAS routines it implements. */
+#ifndef RIDGE_RIDGE_H
+#define RIDGE_RIDGE_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(RIDGE_BUILDING_LIBRARY)
+#define RIDGE_C_API __attribute__((visibility("default")))
+#else
+#define RIDGE_C_API
+#endif
+
+/* The standard CBLAS enumerations and values. */
+#ifndef CBLAS_H
+enum CBLAS_ORDER { CblasRowMajor = 101, CblasColMajor = 102 };
+enum CBLAS_TRANSPOSE { CblasNoTrans = 111, CblasTrans = 112, CblasConjTrans = 113 };
+typedef enum CBLAS_ORDER CBLAS_LAYOUT;
+#endif
+
+/* C = alpha * op(A) * op(B) + beta * C. Bad arguments are reported through cblas_xerbla with the
+ * reference BLAS parameter numbers, and C is left untouched. */
+RIDGE_C_API void cblas_sgemm(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE trans_a,
+                             enum CBLAS_TRANSPOSE trans_b, const int m, const int n, const int k,
+                             const float alpha, const float* a, const int lda, const float* b,
+                             const int ldb, const float beta, float* c, const int ldc);
+RIDGE_C_API void cblas_dgemm(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE trans_a,
+                             enum CBLAS_TRANSPOSE trans_b, const int m, const int n, const int k,
+                             const double alpha, const double* a, const int lda, const double* b,
+                             const int ldb, const double beta, double* c, const int ldc);
+
+/* The CBLAS error handler: prints which parameter of which routine was wrong to stderr. A weak
+ * symbol, so a program may define its own. */
+RIDGE_C_API void cblas_xerbla(int parameter, const char* routine, const char* message, ...);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RIDGE_RIDGE_H */

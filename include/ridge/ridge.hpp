@@ -1,0 +1,6 @@
+// ridge's C++ API: everything public in one include.
+#pragma once
+
+#include "ridge/gemm.hpp"
+#include "ridge/isa.hpp"
+#include "ridge/machine.hpp"

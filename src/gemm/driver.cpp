@@ -1,0 +1,105 @@
+// Path and thread choice. Every choice depends on the shape alone, and threads split C only at
+// multiples of MR and NR, so each element of C is computed by the same operations in the same
+// order whatever the thread count: results are bit-identical for any number of threads.
+#include "gemm/driver.hpp"
+
+#include <algorithm>
+
+#include "gemm/dispatch.hpp"
+#include "runtime/settings.hpp"
+#include "runtime/thread_pool.hpp"
+
+namespace ridge::gemm_detail {
+namespace {
+
+// Problems up to this many multiply-adds (64^3) take the direct path on one thread: packing and
+// waking a thread cost more than they save there.
+constexpr std::int64_t kSmallFma = 64 * 64 * 64;
+// A dimension this small (e.g. LLM decoding, M = 1..32) makes packing the other operand a pure
+// overhead: it would be read once either way.
+constexpr std::int64_t kSkinny = 32;
+// Each extra thread must get at least this many multiply-adds (~2 us at 100 GFLOP/s), which
+// covers waking a pool worker (spinning workers: < 1 us; sleeping ones: a few us).
+constexpr std::int64_t kMinFmaPerThread = 96 * 96 * 96;
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+template <class T>
+void scale_c(const Problem<T>& p) {
+  if (p.beta == T(1)) return;
+  for (std::int64_t j = 0; j < p.n; ++j) {
+    T* col = p.c + j * p.ldc;
+    if (p.beta == T(0)) {
+      std::fill(col, col + p.m, T(0));  // beta = 0: C is not read, NaN in C does not survive
+    } else {
+      for (std::int64_t i = 0; i < p.m; ++i) col[i] *= p.beta;
+    }
+  }
+}
+
+int thread_count(std::int64_t fma) {
+  const std::int64_t useful = std::max<std::int64_t>(1, fma / kMinFmaPerThread);
+  return static_cast<int>(std::min<std::int64_t>(detail::max_threads(), useful));
+}
+
+// A grid of tm x tn thread blocks over C, each a whole number of MR x NR tiles; chosen to make
+// the largest block smallest, then to pack the least (a block packs its rows of A, columns of B).
+struct Grid {
+  int tm = 1, tn = 1;
+  std::int64_t rows = 0, cols = 0;  // per block
+};
+
+Grid choose_grid(std::int64_t m, std::int64_t n, int threads, int mr, int nr) {
+  Grid best;
+  std::int64_t best_work = -1, best_pack = 0;
+  for (int tm = 1; tm <= threads; ++tm) {
+    if (threads % tm != 0) continue;
+    const int tn = threads / tm;
+    Grid g{tm, tn, ceil_div(ceil_div(m, mr), tm) * mr, ceil_div(ceil_div(n, nr), tn) * nr};
+    const std::int64_t work = g.rows * g.cols;
+    const std::int64_t pack = g.rows + g.cols;
+    if (best_work < 0 || work < best_work || (work == best_work && pack < best_pack)) {
+      best = g;
+      best_work = work;
+      best_pack = pack;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+template <class T>
+void run(const Problem<T>& p) {
+  if (p.m == 0 || p.n == 0) return;
+  if (p.alpha == T(0) || p.k == 0) {
+    scale_c(p);  // A and B are not read
+    return;
+  }
+  const TypedKernels<T>& table = dispatch().get<T>();
+  const KernelSet<T>& kernels = table.kernels;
+  const BlockSizes& blocks = table.blocks;
+
+  const std::int64_t fma = p.m * p.n * p.k;
+  const bool direct = fma <= kSmallFma || p.m <= kSkinny || p.n <= kSkinny;
+  const auto path = direct ? kernels.direct : kernels.packed;
+  const int threads = fma <= kSmallFma ? 1 : thread_count(fma);
+  if (threads == 1) {
+    path(p, blocks);
+    return;
+  }
+
+  const Grid g = choose_grid(p.m, p.n, threads, kernels.mr, kernels.nr);
+  detail::parallel_run(g.tm * g.tn, [&](int task) {
+    const std::int64_t row0 = (task / g.tn) * g.rows;
+    const std::int64_t col0 = (task % g.tn) * g.cols;
+    if (row0 >= p.m || col0 >= p.n) return;
+    path(p.block(row0, std::min(g.rows, p.m - row0), col0, std::min(g.cols, p.n - col0)),
+         blocks);
+  });
+}
+
+template void run<float>(const Problem<float>&);
+template void run<double>(const Problem<double>&);
+
+}  // namespace ridge::gemm_detail

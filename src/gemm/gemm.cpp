@@ -1,0 +1,76 @@
+// ridge::gemm: validates the views and reduces every layout and transposition to the internal
+// column-major problem (gemm/problem.hpp).
+#include "ridge/gemm.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include "gemm/driver.hpp"
+
+namespace ridge {
+namespace {
+
+[[noreturn]] void invalid(const std::string& message) {
+  throw std::invalid_argument("ridge::gemm: " + message);
+}
+
+template <class T>
+void check_view(const char* name, const MatrixView<T>& v) {
+  const std::string n(name);
+  if (v.rows < 0) invalid(n + ".rows is negative (" + std::to_string(v.rows) + ")");
+  if (v.cols < 0) invalid(n + ".cols is negative (" + std::to_string(v.cols) + ")");
+  const std::int64_t extent = v.layout == Layout::row_major ? v.cols : v.rows;
+  const std::int64_t minimum = extent > 1 ? extent : 1;
+  if (v.ld < minimum)
+    invalid(n + ".ld (" + std::to_string(v.ld) + ") is below " +
+            (v.layout == Layout::row_major ? "the column count (" : "the row count (") +
+            std::to_string(minimum) + ")");
+  if (v.data == nullptr && v.rows > 0 && v.cols > 0) invalid(n + ".data is null");
+}
+
+// Element strides (along op(X)'s rows, along its columns) of a view.
+template <class T>
+void strides(const MatrixView<T>& v, std::int64_t& rs, std::int64_t& cs) {
+  const bool row = v.layout == Layout::row_major;
+  rs = row ? v.ld : 1;
+  cs = row ? 1 : v.ld;
+  if (v.trans == Transpose::transpose) std::swap(rs, cs);
+}
+
+template <class T>
+void gemm_impl(T alpha, MatrixView<const T> a, MatrixView<const T> b, T beta, MatrixView<T> c) {
+  check_view("a", a);
+  check_view("b", b);
+  check_view("c", c);
+  if (c.trans != Transpose::none) invalid("c must not be transposed");
+  if (a.op_rows() != c.rows)
+    invalid("op(a) has " + std::to_string(a.op_rows()) + " rows but c has " +
+            std::to_string(c.rows));
+  if (b.op_cols() != c.cols)
+    invalid("op(b) has " + std::to_string(b.op_cols()) + " columns but c has " +
+            std::to_string(c.cols));
+  if (a.op_cols() != b.op_rows())
+    invalid("op(a) has " + std::to_string(a.op_cols()) + " columns but op(b) has " +
+            std::to_string(b.op_rows()) + " rows");
+
+  std::int64_t a_rs, a_cs, b_rs, b_cs, c_rs, c_cs;
+  strides(a, a_rs, a_cs);
+  strides(b, b_rs, b_cs);
+  strides(c, c_rs, c_cs);
+  gemm_detail::run(gemm_detail::Problem<T>::from_strides(c.rows, c.cols, a.op_cols(), alpha, a.data, a_rs, a_cs,
+                                           b.data, b_rs, b_cs, beta, c.data, c_rs, c_cs));
+}
+
+}  // namespace
+
+void gemm(float alpha, MatrixView<const float> a, MatrixView<const float> b, float beta,
+          MatrixView<float> c) {
+  gemm_impl(alpha, a, b, beta, c);
+}
+
+void gemm(double alpha, MatrixView<const double> a, MatrixView<const double> b, double beta,
+          MatrixView<double> c) {
+  gemm_impl(alpha, a, b, beta, c);
+}
+
+}  // namespace ridge

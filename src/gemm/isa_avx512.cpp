@@ -1,0 +1,12 @@
+// AVX-512 kernels: 512-bit vectors, 32 registers. 32x12 (float) and 16x12 (double) tiles:
+// 24 accumulators + 2 A registers + 1 broadcast = 27 of 32 registers. Per k step: 2 vector
+// loads and 12 broadcasts feed 24 FMAs, well inside two load ports per cycle.
+#include "gemm/loops.hpp"
+#include "simd/avx512.hpp"
+
+namespace ridge::gemm_detail {
+
+KernelSet<float> avx512_kernels_f32() { return make_kernel_set<simd::Avx512<float>, 2, 12>(); }
+KernelSet<double> avx512_kernels_f64() { return make_kernel_set<simd::Avx512<double>, 2, 12>(); }
+
+}  // namespace ridge::gemm_detail

@@ -1,0 +1,28 @@
+// What each ISA's translation unit provides for one element type: the dispatch table's entries.
+#pragma once
+
+#include "gemm/problem.hpp"
+
+namespace ridge::gemm_detail {
+
+template <class T>
+struct KernelSet {
+  const char* isa = nullptr;
+  int mr = 0;  // micro-tile rows (a multiple of the vector width)
+  int nr = 0;  // micro-tile columns
+  // The five-loop algorithm with packed A and B, on the calling thread.
+  void (*packed)(const Problem<T>&, const BlockSizes&) = nullptr;
+  // The same micro-kernel reading B in place and A in place when it is column-contiguous (else
+  // packing one MR-row slab at a time): for small and skinny problems.
+  void (*direct)(const Problem<T>&, const BlockSizes&) = nullptr;
+};
+
+// One function per ISA and type, each defined in its own translation unit (isa_*.cpp).
+KernelSet<float> generic_kernels_f32();
+KernelSet<double> generic_kernels_f64();
+KernelSet<float> avx2_kernels_f32();
+KernelSet<double> avx2_kernels_f64();
+KernelSet<float> avx512_kernels_f32();
+KernelSet<double> avx512_kernels_f64();
+
+}  // namespace ridge::gemm_detail

@@ -1,0 +1,102 @@
+// The one GEMM micro-kernel, written once over a vector-traits type V (src/simd/*.hpp) and
+// instantiated per ISA: an MR x NR tile of C (MR = MV vector registers, NR columns) held in
+// MV * NR accumulator registers while k runs, then C = alpha * AB + beta * C.
+//
+// Everything here is a template on V, so each ISA's translation unit gets its own copies
+// (no inline function compiled with AVX-512 flags can be picked by the linker for another path).
+#pragma once
+
+#include <cstdint>
+
+#define RIDGE_UNROLL _Pragma("GCC unroll 32")
+
+namespace ridge::gemm_detail {
+
+// B as the packing routines leave it: micro-panel [kc][NR], element (p, j) at b[p * NR + j].
+template <class V, int NR>
+struct PackedB {
+  using T = typename V::scalar;
+  const T* b;
+  typename V::reg broadcast(int j) const { return V::broadcast(b + j); }
+  void next() { b += NR; }
+};
+
+// B read in place: element (p, j) at b[p * rs + j * cs] (the unpacked path for small and skinny
+// problems, where packing B would cost more than it saves).
+template <class V>
+struct StridedB {
+  using T = typename V::scalar;
+  const T* b;
+  std::int64_t rs, cs;
+  typename V::reg broadcast(int j) const { return V::broadcast(b + j * cs); }
+  void next() { b += rs; }
+};
+
+// C[0:m, 0:n] = alpha * A B + beta * C for one tile, m <= MR and n <= NR; C column-major.
+//   a: A micro-panel, element (i, p) at a[i + p * a_k_stride] (packed: a_k_stride = MR).
+//   full_rows: all MR rows of `a` may be read (packed panels are zero-padded); otherwise rows
+//   [m, MR) are neither read nor written, so an unpacked edge tile stays inside the matrix.
+// beta == 0 means C is not read (NaN already in C does not propagate).
+template <class V, int MV, int NR, class BAccess>
+inline void micro_tile(std::int64_t kc, const typename V::scalar* a, std::int64_t a_k_stride,
+                       BAccess b, typename V::scalar* c, std::int64_t ldc,
+                       typename V::scalar alpha, typename V::scalar beta, int m, int n,
+                       bool full_rows) {
+  using reg = typename V::reg;
+  constexpr int W = V::width;
+  reg acc[NR][MV];
+  RIDGE_UNROLL for (int j = 0; j < NR; ++j) {
+    RIDGE_UNROLL for (int i = 0; i < MV; ++i) acc[j][i] = V::zero();
+  }
+
+  if (full_rows) {
+    for (std::int64_t p = 0; p < kc; ++p) {
+      reg av[MV];
+      RIDGE_UNROLL for (int i = 0; i < MV; ++i) av[i] = V::load(a + i * W);
+      RIDGE_UNROLL for (int j = 0; j < NR; ++j) {
+        const reg bj = b.broadcast(j);
+        RIDGE_UNROLL for (int i = 0; i < MV; ++i) acc[j][i] = V::fma(av[i], bj, acc[j][i]);
+      }
+      a += a_k_stride;
+      b.next();
+    }
+  } else {
+    int lanes[MV];
+    RIDGE_UNROLL for (int i = 0; i < MV; ++i) {
+      const int left = m - i * W;
+      lanes[i] = left <= 0 ? 0 : (left < W ? left : W);
+    }
+    for (std::int64_t p = 0; p < kc; ++p) {
+      reg av[MV];
+      RIDGE_UNROLL for (int i = 0; i < MV; ++i) av[i] = V::load_partial(a + i * W, lanes[i]);
+      RIDGE_UNROLL for (int j = 0; j < NR; ++j) {
+        const reg bj = b.broadcast(j);
+        RIDGE_UNROLL for (int i = 0; i < MV; ++i) acc[j][i] = V::fma(av[i], bj, acc[j][i]);
+      }
+      a += a_k_stride;
+      b.next();
+    }
+  }
+
+  // One formula for every tile, full or edge, so a C element's value never depends on where the
+  // tile boundaries (and so the thread boundaries) fall: C = fma(alpha, acc, beta * C).
+  const reg alpha_v = V::set1(alpha);
+  const reg beta_v = V::set1(beta);
+  const bool read_c = beta != 0;
+  RIDGE_UNROLL for (int j = 0; j < NR; ++j) {
+    if (j >= n) break;
+    typename V::scalar* cj = c + j * ldc;
+    RIDGE_UNROLL for (int i = 0; i < MV; ++i) {
+      const int left = m - i * W;
+      if (left >= W) {
+        const reg old = read_c ? V::mul(beta_v, V::load(cj + i * W)) : V::zero();
+        V::store(cj + i * W, V::fma(alpha_v, acc[j][i], old));
+      } else if (left > 0) {
+        const reg old = read_c ? V::mul(beta_v, V::load_partial(cj + i * W, left)) : V::zero();
+        V::store_partial(cj + i * W, V::fma(alpha_v, acc[j][i], old), left);
+      }
+    }
+  }
+}
+
+}  // namespace ridge::gemm_detail

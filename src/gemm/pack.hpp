@@ -1,0 +1,74 @@
+// Packing: copies a block of A or B into the contiguous micro-panel order the micro-kernel
+// streams, zero-padding partial panels so the kernel never needs a masked load on packed data.
+// Templates on the traits V for the same reason as the micro-kernel (one copy per ISA).
+#pragma once
+
+#include <cstdint>
+
+#include "gemm/microkernel.hpp"
+
+namespace ridge::gemm_detail {
+
+// A block rows [0, m) x depth [0, kc), element (i, p) at a[i * rs + p * cs], into
+// ceil(m / MR) micro-panels, each [kc][MR]: dst[panel * kc * MR + p * MR + i].
+template <class V, int MR>
+void pack_a(std::int64_t m, std::int64_t kc, const typename V::scalar* a, std::int64_t rs,
+            std::int64_t cs, typename V::scalar* dst) {
+  using T = typename V::scalar;
+  constexpr int W = V::width;
+  static_assert(MR % W == 0);
+  for (std::int64_t i0 = 0; i0 < m; i0 += MR, dst += kc * MR) {
+    const int rows = static_cast<int>(m - i0 < MR ? m - i0 : MR);
+    const T* src = a + i0 * rs;
+    if (rs == 1) {
+      // Column-contiguous A: each k is MR consecutive elements, a straight vector copy.
+      for (std::int64_t p = 0; p < kc; ++p) {
+        const T* col = src + p * cs;
+        RIDGE_UNROLL for (int i = 0; i < MR; i += W) {
+          const int left = rows - i;
+          const typename V::reg v = left >= W ? V::load(col + i)
+                                   : left > 0 ? V::load_partial(col + i, left)
+                                              : V::zero();
+          V::store(dst + p * MR + i, v);
+        }
+      }
+    } else {
+      // Row-contiguous (transposed) or general A: gather row by row.
+      for (int i = 0; i < rows; ++i) {
+        const T* row = src + i * rs;
+        for (std::int64_t p = 0; p < kc; ++p) dst[p * MR + i] = row[p * cs];
+      }
+      for (int i = rows; i < MR; ++i)
+        for (std::int64_t p = 0; p < kc; ++p) dst[p * MR + i] = T(0);
+    }
+  }
+}
+
+// B block depth [0, kc) x columns [0, n), element (p, j) at b[p * rs + j * cs], into
+// ceil(n / NR) micro-panels, each [kc][NR]: dst[panel * kc * NR + p * NR + j].
+template <class V, int NR>
+void pack_b(std::int64_t kc, std::int64_t n, const typename V::scalar* b, std::int64_t rs,
+            std::int64_t cs, typename V::scalar* dst) {
+  using T = typename V::scalar;
+  for (std::int64_t j0 = 0; j0 < n; j0 += NR, dst += kc * NR) {
+    const int cols = static_cast<int>(n - j0 < NR ? n - j0 : NR);
+    const T* src = b + j0 * cs;
+    if (cs == 1 && cols == NR) {
+      // Row-contiguous B: each k is NR consecutive elements.
+      for (std::int64_t p = 0; p < kc; ++p) {
+        RIDGE_UNROLL for (int j = 0; j < NR; ++j) dst[p * NR + j] = src[p * rs + j];
+      }
+    } else {
+      // Column-contiguous B (the usual column-major case) or general: one column at a time, so
+      // each source column is read sequentially.
+      for (int j = 0; j < cols; ++j) {
+        const T* col = src + j * cs;
+        for (std::int64_t p = 0; p < kc; ++p) dst[p * NR + j] = col[p * rs];
+      }
+      for (int j = cols; j < NR; ++j)
+        for (std::int64_t p = 0; p < kc; ++p) dst[p * NR + j] = T(0);
+    }
+  }
+}
+
+}  // namespace ridge::gemm_detail

@@ -1,0 +1,7 @@
+// FMA throughput loops on AVX2 + FMA.
+#include "probe/fma_loop.hpp"
+#include "simd/avx2.hpp"
+
+namespace ridge::probe {
+FmaLoops avx2_fma_loops() { return make_fma_loops<simd::Avx2<float>, simd::Avx2<double>>(); }
+}  // namespace ridge::probe

@@ -1,0 +1,7 @@
+// FMA throughput loops on AVX-512.
+#include "probe/fma_loop.hpp"
+#include "simd/avx512.hpp"
+
+namespace ridge::probe {
+FmaLoops avx512_fma_loops() { return make_fma_loops<simd::Avx512<float>, simd::Avx512<double>>(); }
+}  // namespace ridge::probe

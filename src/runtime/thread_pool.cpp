@@ -1,0 +1,158 @@
+// Thread pool: workers spin briefly after a job (back-to-back calls then start in well under a
+// microsecond), then sleep on a futex (std::atomic::wait) so an idle pool costs no CPU.
+#include "runtime/thread_pool.hpp"
+
+#include <pthread.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace ridge::detail {
+namespace {
+
+thread_local bool tls_inside_task = false;
+
+// How long an idle worker keeps polling before it sleeps. Long enough to bridge the gap between
+// consecutive GEMM calls in a loop, short enough not to steal a core from the user for long.
+constexpr auto kSpinTime = std::chrono::microseconds(200);
+
+class Pool {
+ public:
+  ~Pool() = delete;  // lives for the process (and is abandoned, not destroyed, in a fork child)
+
+  void run(int count, const std::function<void(int)>& task) {
+    std::unique_lock<std::mutex> lock(call_mutex_, std::try_to_lock);
+    if (!lock.owns_lock()) {
+      run_inline(count, task);
+      return;
+    }
+    ensure_workers(count - 1);
+    task_ = &task;
+    remaining_.store(count - 1, std::memory_order_relaxed);
+    // One word holds the job's generation and its worker count, so a worker never pairs one
+    // job's generation with another job's count.
+    const std::uint64_t generation = (job_.load(std::memory_order_relaxed) >> 32) + 1;
+    job_.store(generation << 32 | static_cast<std::uint32_t>(count - 1));
+    if (sleepers_.load() > 0) job_.notify_all();
+
+    tls_inside_task = true;
+    task(0);
+    tls_inside_task = false;
+
+    wait_until([&] { return remaining_.load(std::memory_order_acquire) == 0; }, remaining_);
+    task_ = nullptr;
+  }
+
+  static void run_inline(int count, const std::function<void(int)>& task) {
+    const bool was_inside = tls_inside_task;
+    tls_inside_task = true;
+    for (int t = 0; t < count; ++t) task(t);
+    tls_inside_task = was_inside;
+  }
+
+ private:
+  friend Pool* make_pool();
+  Pool() = default;
+
+  void ensure_workers(int needed) {
+    while (static_cast<int>(workers_.size()) < needed) {
+      const int index = static_cast<int>(workers_.size()) + 1;
+      // The worker starts from the generation before the job about to be published, which it
+      // may only see after that job is out.
+      const std::uint64_t generation = job_.load() >> 32;
+      workers_.push_back(new std::thread([this, index, generation] { worker_loop(index, generation); }));
+      workers_.back()->detach();
+    }
+  }
+
+  // Spins, then sleeps on `word` until done() holds. The publish side stores `word` and then
+  // reads sleepers_; this side bumps sleepers_ and then re-reads `word` inside wait(). Both
+  // sequentially consistent, so one of them always sees the other (no lost wake-up).
+  template <class Done, class Word>
+  void wait_until(Done done, std::atomic<Word>& word) {
+    const auto spin_end = std::chrono::steady_clock::now() + kSpinTime;
+    for (int i = 0; !done(); ++i) {
+      if ((i & 63) == 0 && std::chrono::steady_clock::now() > spin_end) {
+        while (!done()) {
+          const Word seen = word.load(std::memory_order_acquire);
+          if (done()) break;
+          sleepers_.fetch_add(1);
+          word.wait(seen);
+          sleepers_.fetch_sub(1);
+        }
+        return;
+      }
+    }
+  }
+
+  void worker_loop(int index, std::uint64_t seen) {
+    tls_inside_task = true;
+    for (;;) {
+      std::uint64_t job = 0;
+      wait_until(
+          [&] {
+            job = job_.load(std::memory_order_acquire);
+            return (job >> 32) != seen;
+          },
+          job_);
+      seen = job >> 32;
+      if (static_cast<std::uint32_t>(index) <= static_cast<std::uint32_t>(job)) {
+        (*task_)(index);
+        if (remaining_.fetch_sub(1) == 1 && sleepers_.load() > 0)
+          remaining_.notify_all();
+      }
+    }
+  }
+
+  std::mutex call_mutex_;
+  std::vector<std::thread*> workers_;  // detached; abandoned in a fork child
+  const std::function<void(int)>* task_ = nullptr;
+  std::atomic<std::uint64_t> job_{0};  // generation << 32 | workers taking part (1..count)
+  std::atomic<int> remaining_{0};
+  std::atomic<int> sleepers_{0};
+};
+
+std::atomic<Pool*> g_pool{nullptr};
+std::mutex g_pool_create_mutex;
+
+Pool* make_pool() { return new Pool(); }
+
+// In a fork child only the forking thread exists: drop the parent's pool (its workers are gone,
+// its mutex may be held) and let the child build its own on first use.
+void reset_pool_in_child() {
+  g_pool.store(nullptr);
+  new (&g_pool_create_mutex) std::mutex();
+}
+
+Pool& pool() {
+  Pool* p = g_pool.load(std::memory_order_acquire);
+  if (p != nullptr) return *p;
+  std::lock_guard<std::mutex> lock(g_pool_create_mutex);
+  p = g_pool.load(std::memory_order_acquire);
+  if (p == nullptr) {
+    static const int registered = pthread_atfork(nullptr, nullptr, reset_pool_in_child);
+    (void)registered;
+    p = make_pool();
+    g_pool.store(p, std::memory_order_release);
+  }
+  return *p;
+}
+
+}  // namespace
+
+bool inside_pool_task() { return tls_inside_task; }
+
+void parallel_run(int count, const std::function<void(int)>& task) {
+  if (count <= 0) return;
+  if (count == 1 || tls_inside_task) {
+    Pool::run_inline(count, task);
+    return;
+  }
+  pool().run(count, task);
+}
+
+}  // namespace ridge::detail

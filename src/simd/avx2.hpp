@@ -1,0 +1,78 @@
+// Vector traits for AVX2 + FMA (256-bit, 16 registers). Include only from sources compiled with
+// the AVX2 flags (cmake/isa_flags.cmake).
+#pragma once
+
+#include <immintrin.h>
+
+namespace ridge::simd {
+
+namespace avx2_detail {
+// Lane mask with the first n of 8 32-bit lanes set (maskload/maskstore read only the sign bit).
+inline __m256i first_lanes32(int n) {
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+inline __m256i first_lanes64(int n) {
+  return _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), _mm256_setr_epi64x(0, 1, 2, 3));
+}
+}  // namespace avx2_detail
+
+template <class T>
+struct Avx2;
+
+template <>
+struct Avx2<float> {
+  using scalar = float;
+  using reg = __m256;
+  static constexpr int width = 8;
+  static constexpr const char* name = "avx2";
+
+  static reg zero() { return _mm256_setzero_ps(); }
+  static reg set1(float x) { return _mm256_set1_ps(x); }
+  static reg broadcast(const float* p) { return _mm256_broadcast_ss(p); }
+  static reg load(const float* p) { return _mm256_loadu_ps(p); }
+  static void store(float* p, reg a) { _mm256_storeu_ps(p, a); }
+  static reg load_partial(const float* p, int n) {
+    return _mm256_maskload_ps(p, avx2_detail::first_lanes32(n));
+  }
+  static void store_partial(float* p, reg a, int n) {
+    _mm256_maskstore_ps(p, avx2_detail::first_lanes32(n), a);
+  }
+  static reg fma(reg a, reg b, reg c) { return _mm256_fmadd_ps(a, b, c); }
+  static reg mul(reg a, reg b) { return _mm256_mul_ps(a, b); }
+  static reg add(reg a, reg b) { return _mm256_add_ps(a, b); }
+  static float reduce_add(reg a) {
+    __m128 s = _mm_add_ps(_mm256_castps256_ps128(a), _mm256_extractf128_ps(a, 1));
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_add_ss(s, _mm_movehdup_ps(s));
+    return _mm_cvtss_f32(s);
+  }
+};
+
+template <>
+struct Avx2<double> {
+  using scalar = double;
+  using reg = __m256d;
+  static constexpr int width = 4;
+  static constexpr const char* name = "avx2";
+
+  static reg zero() { return _mm256_setzero_pd(); }
+  static reg set1(double x) { return _mm256_set1_pd(x); }
+  static reg broadcast(const double* p) { return _mm256_broadcast_sd(p); }
+  static reg load(const double* p) { return _mm256_loadu_pd(p); }
+  static void store(double* p, reg a) { _mm256_storeu_pd(p, a); }
+  static reg load_partial(const double* p, int n) {
+    return _mm256_maskload_pd(p, avx2_detail::first_lanes64(n));
+  }
+  static void store_partial(double* p, reg a, int n) {
+    _mm256_maskstore_pd(p, avx2_detail::first_lanes64(n), a);
+  }
+  static reg fma(reg a, reg b, reg c) { return _mm256_fmadd_pd(a, b, c); }
+  static reg mul(reg a, reg b) { return _mm256_mul_pd(a, b); }
+  static reg add(reg a, reg b) { return _mm256_add_pd(a, b); }
+  static double reduce_add(reg a) {
+    __m128d s = _mm_add_pd(_mm256_castpd256_pd128(a), _mm256_extractf128_pd(a, 1));
+    return _mm_cvtsd_f64(_mm_add_sd(s, _mm_unpackhi_pd(s, s)));
+  }
+};
+
+}  // namespace ridge::simd

@@ -1,0 +1,60 @@
+// Vector traits in portable C++: a small fixed-size array the compiler maps to whatever SIMD the
+// baseline target has (SSE2 on x86-64, ASIMD on aarch64). The reference path for every kernel.
+#pragma once
+
+namespace ridge::simd {
+
+template <class T>
+struct Generic {
+  using scalar = T;
+  static constexpr int width = 16 / sizeof(T);  // one 128-bit register of the baseline ISA
+  struct reg {
+    T v[width];
+  };
+  static constexpr const char* name = "generic";
+
+  static reg zero() { return reg{}; }
+  static reg set1(T x) {
+    reg r;
+    for (int i = 0; i < width; ++i) r.v[i] = x;
+    return r;
+  }
+  static reg broadcast(const T* p) { return set1(*p); }
+  static reg load(const T* p) {
+    reg r;
+    for (int i = 0; i < width; ++i) r.v[i] = p[i];
+    return r;
+  }
+  static void store(T* p, reg a) {
+    for (int i = 0; i < width; ++i) p[i] = a.v[i];
+  }
+  // Lanes [0, n) only; nothing is read or written past p[n - 1].
+  static reg load_partial(const T* p, int n) {
+    reg r{};
+    for (int i = 0; i < n; ++i) r.v[i] = p[i];
+    return r;
+  }
+  static void store_partial(T* p, reg a, int n) {
+    for (int i = 0; i < n; ++i) p[i] = a.v[i];
+  }
+  // a * b + c (rounded twice: the baseline has no fused multiply-add).
+  static reg fma(reg a, reg b, reg c) {
+    for (int i = 0; i < width; ++i) c.v[i] = a.v[i] * b.v[i] + c.v[i];
+    return c;
+  }
+  static reg mul(reg a, reg b) {
+    for (int i = 0; i < width; ++i) a.v[i] *= b.v[i];
+    return a;
+  }
+  static reg add(reg a, reg b) {
+    for (int i = 0; i < width; ++i) a.v[i] += b.v[i];
+    return a;
+  }
+  static T reduce_add(reg a) {
+    T sum = 0;
+    for (int i = 0; i < width; ++i) sum += a.v[i];
+    return sum;
+  }
+};
+
+}  // namespace ridge::simd

@@ -1,0 +1,63 @@
+// The analytical blocking model on known cache geometries.
+#include <gtest/gtest.h>
+
+#include "gemm/blocking.hpp"
+
+namespace ridge::test {
+namespace {
+
+Machine machine_with(std::int64_t l1, int w1, std::int64_t l2, int w2, std::int64_t l3, int w3,
+                     int l3_sharing) {
+  Machine m;
+  m.caches = {{1, CacheKind::data, l1, 64, w1, 1},
+              {2, CacheKind::unified, l2, 64, w2, 1},
+              {3, CacheKind::unified, l3, 64, w3, l3_sharing}};
+  return m;
+}
+
+TEST(Blocking, ZenFourFloatTile) {
+  // Zen 4: L1d 32 KiB 8-way, L2 1 MiB 8-way, L3 32 MiB 16-way shared by 8 cores.
+  const Machine zen4 = machine_with(32 << 10, 8, 1 << 20, 8, 32 << 20, 16, 8);
+  const gemm_detail::BlockSizes b = gemm_detail::derive_block_sizes(zen4, 32, 12, 4);
+  // A gets floor(7 / (1 + 12/32)) = 5 of 8 L1 ways: 5 * 4096 / (32 * 4) = 160.
+  EXPECT_EQ(b.kc, 160);
+  // L2: B micro-panel 7.5 KiB takes 1 way of 128 KiB, C one more: A gets 6 ways = 768 KiB,
+  // 786432 / (160 * 4) = 1228 -> 1216 (multiple of 32).
+  EXPECT_EQ(b.mc, 1216);
+  // L3 share 4 MiB (16 ways of 256 KiB): A takes 3 ways, B 12: 3 MiB / 640 B = 4915 -> 4908.
+  EXPECT_EQ(b.nc, 4908);
+  EXPECT_EQ(b.nc % 12, 0);
+}
+
+TEST(Blocking, DoubleHalvesTheDepthForTheSameBytes) {
+  const Machine zen4 = machine_with(32 << 10, 8, 1 << 20, 8, 32 << 20, 16, 8);
+  const gemm_detail::BlockSizes f = gemm_detail::derive_block_sizes(zen4, 16, 12, 4);
+  const gemm_detail::BlockSizes d = gemm_detail::derive_block_sizes(zen4, 16, 12, 8);
+  EXPECT_EQ(d.kc * 2, f.kc);
+}
+
+TEST(Blocking, LargerCachesGiveLargerBlocks) {
+  const Machine small = machine_with(32 << 10, 8, 256 << 10, 8, 8 << 20, 16, 4);
+  const Machine large = machine_with(48 << 10, 12, 2 << 20, 16, 32 << 20, 16, 4);
+  const gemm_detail::BlockSizes s = gemm_detail::derive_block_sizes(small, 16, 6, 4);
+  const gemm_detail::BlockSizes l = gemm_detail::derive_block_sizes(large, 16, 6, 4);
+  EXPECT_GT(l.kc, s.kc);
+  EXPECT_GT(l.mc * l.kc, s.mc * s.kc);
+  EXPECT_GT(l.nc * l.kc, s.nc * s.kc);
+  for (const auto& b : {s, l}) {
+    EXPECT_EQ(b.mc % 16, 0);
+    EXPECT_EQ(b.nc % 6, 0);
+    EXPECT_GE(b.kc_direct, b.kc);
+  }
+}
+
+TEST(Blocking, MissingCachesStillGiveUsableBlocks) {
+  Machine bare;  // no cache information at all
+  const gemm_detail::BlockSizes b = gemm_detail::derive_block_sizes(bare, 8, 6, 4);
+  EXPECT_GE(b.kc, 16);
+  EXPECT_GE(b.mc, 8);
+  EXPECT_GE(b.nc, 6);
+}
+
+}  // namespace
+}  // namespace ridge::test

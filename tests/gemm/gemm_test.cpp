@@ -1,0 +1,196 @@
+// ridge::gemm against the long-double reference on shapes at every edge of the active ISA's
+// tiles and blocks, all layouts and transpositions, padded strides, alpha/beta special values,
+// NaN and Inf. The suite runs once per ISA (RIDGE_ISA, see tests/CMakeLists.txt).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <set>
+
+#include "gemm/dispatch.hpp"
+#include "gemm/reference.hpp"
+#include "ridge/ridge.hpp"
+
+namespace ridge::test {
+namespace {
+
+template <class T>
+class GemmTest : public ::testing::Test {
+ protected:
+  void SetUp() override { set_num_threads(0); }
+  const gemm_detail::TypedKernels<T>& table() const { return gemm_detail::dispatch().get<T>(); }
+
+  // Runs one GEMM and compares with the reference; returns "" or the first failure.
+  std::string check(std::int64_t m, std::int64_t n, std::int64_t k, Layout layout_a, Transpose ta,
+                    Layout layout_b, Transpose tb, Layout layout_c, T alpha, T beta,
+                    std::int64_t ld_extra = 0) {
+    std::mt19937 rng(static_cast<unsigned>(m * 7919 + n * 31 + k));
+    Matrix<T> a(ta == Transpose::none ? m : k, ta == Transpose::none ? k : m, layout_a, ld_extra);
+    Matrix<T> b(tb == Transpose::none ? k : n, tb == Transpose::none ? n : k, layout_b, ld_extra);
+    Matrix<T> c(m, n, layout_c, ld_extra);
+    a.fill_random(rng);
+    b.fill_random(rng);
+    c.fill_random(rng);
+    const Reference<T> want = reference_gemm(alpha, a, ta, b, tb, beta, c);
+    gemm(alpha, a.view(ta), b.view(tb), beta, c.view());
+    const std::string miss = compare(c, want);
+    if (miss.empty()) return miss;
+    return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + " layouts " +
+           std::to_string(int(layout_a)) + std::to_string(int(layout_b)) +
+           std::to_string(int(layout_c)) + " trans " + std::to_string(int(ta)) +
+           std::to_string(int(tb)) + " alpha " + std::to_string(alpha) + " beta " +
+           std::to_string(beta) + ": " + miss;
+  }
+
+  // Every combination of C's layout and A's and B's transposition (A and B share C's layout,
+  // as in BLAS), plus mixed layouts of A and B.
+  void check_all_layouts(std::int64_t m, std::int64_t n, std::int64_t k, T alpha = T(1),
+                         T beta = T(0), std::int64_t ld_extra = 0) {
+    for (Layout lc : {Layout::row_major, Layout::col_major})
+      for (Transpose ta : {Transpose::none, Transpose::transpose})
+        for (Transpose tb : {Transpose::none, Transpose::transpose}) {
+          const std::string miss = check(m, n, k, lc, ta, lc, tb, lc, alpha, beta, ld_extra);
+          ASSERT_EQ(miss, "");
+        }
+    const Layout other[] = {Layout::col_major, Layout::row_major};
+    ASSERT_EQ(check(m, n, k, Layout::row_major, Transpose::none, Layout::col_major,
+                    Transpose::none, Layout::row_major, alpha, beta, ld_extra),
+              "");
+    ASSERT_EQ(check(m, n, k, other[0], Transpose::transpose, other[1], Transpose::none,
+                    Layout::col_major, alpha, beta, ld_extra),
+              "");
+  }
+};
+
+using ElementTypes = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(GemmTest, ElementTypes);
+
+TYPED_TEST(GemmTest, RunsTheIsaThatRidgeIsaAsks) {
+  const char* requested = std::getenv("RIDGE_ISA");
+  if (requested == nullptr) GTEST_SKIP() << "RIDGE_ISA not set";
+  const std::string want = requested;
+  bool supported = false;
+  for (Isa isa : {Isa::generic, Isa::avx2, Isa::avx512})
+    if (want == isa_name(isa)) supported = isa_supported(isa);
+  if (!supported) GTEST_SKIP() << "this CPU cannot run " << want;
+  EXPECT_EQ(want, isa_name(active_isa()));
+  EXPECT_EQ(want, this->table().kernels.isa);
+}
+
+// Small dimensions around the micro-tile: 0, 1, primes, MR - 1 .. MR + 1, NR - 1 .. NR + 1.
+TYPED_TEST(GemmTest, TileEdges) {
+  const std::int64_t mr = this->table().kernels.mr, nr = this->table().kernels.nr;
+  const std::set<std::int64_t> ms = {0, 1, 2, 7, mr - 1, mr, mr + 1, 2 * mr + 3};
+  const std::set<std::int64_t> ns = {0, 1, 5, nr - 1, nr, nr + 1, 2 * nr + 1};
+  for (std::int64_t m : ms)
+    for (std::int64_t n : ns)
+      for (std::int64_t k : {0, 1, 3, 17, 64}) {
+        for (Layout lc : {Layout::row_major, Layout::col_major})
+          for (Transpose ta : {Transpose::none, Transpose::transpose})
+            for (Transpose tb : {Transpose::none, Transpose::transpose})
+              ASSERT_EQ(this->check(m, n, k, lc, ta, lc, tb, lc, TypeParam(1), TypeParam(0.5)),
+                        "");
+      }
+}
+
+// Depth around KC (one more or less than a packed panel) with rows past MC, on the packed path.
+TYPED_TEST(GemmTest, BlockEdges) {
+  const gemm_detail::BlockSizes& bs = this->table().blocks;
+  const std::int64_t nr = this->table().kernels.nr;
+  for (std::int64_t k : {bs.kc - 1, bs.kc, bs.kc + 1})
+    this->check_all_layouts(bs.mc + 1, 2 * nr + 35, k, TypeParam(1), TypeParam(0));
+}
+
+// Primes and sizes large enough to take the packed path and several blocks, padded strides.
+TYPED_TEST(GemmTest, LargerShapesWithPaddedStrides) {
+  this->check_all_layouts(127, 131, 257, TypeParam(1), TypeParam(-2), 5);
+  this->check_all_layouts(300, 97, 61, TypeParam(0.5), TypeParam(1), 3);
+}
+
+// Skinny shapes (M or N <= 32 against a long K), as in LLM decoding.
+TYPED_TEST(GemmTest, SkinnyShapes) {
+  for (std::int64_t small : {1, 3, 8, 32}) {
+    this->check_all_layouts(small, 300, 517);
+    this->check_all_layouts(300, small, 517);
+  }
+  const std::int64_t long_k = this->table().blocks.kc_direct + 3;  // past the direct path's slab
+  this->check_all_layouts(8, 70, long_k, TypeParam(-1), TypeParam(1));
+}
+
+TYPED_TEST(GemmTest, AlphaBetaSpecialValues) {
+  for (TypeParam alpha : {0.0, 1.0, -1.0, 0.5})
+    for (TypeParam beta : {0.0, 1.0, -2.0}) {
+      this->check_all_layouts(37, 29, 45, alpha, beta);    // direct path
+      this->check_all_layouts(150, 140, 70, alpha, beta);  // packed path
+    }
+}
+
+// beta = 0 must not read C: NaN already there does not survive. alpha = 0 must not read A, B.
+TYPED_TEST(GemmTest, BetaZeroIgnoresNanInCAndAlphaZeroIgnoresAB) {
+  using T = TypeParam;
+  for (std::int64_t size : {5, 40, 150}) {
+    std::mt19937 rng(1);
+    Matrix<T> a(size, size, Layout::row_major), b(size, size, Layout::row_major),
+        c(size, size, Layout::row_major);
+    a.fill_random(rng);
+    b.fill_random(rng);
+    for (T& x : c.storage) x = std::numeric_limits<T>::quiet_NaN();
+    gemm(T(1), a.view(), b.view(), T(0), c.view());
+    for (std::int64_t i = 0; i < size; ++i)
+      for (std::int64_t j = 0; j < size; ++j) ASSERT_FALSE(std::isnan(c.at(i, j)));
+
+    for (T& x : a.storage) x = std::numeric_limits<T>::quiet_NaN();
+    for (T& x : b.storage) x = std::numeric_limits<T>::infinity();
+    c.fill_random(rng);
+    const T before = c.at(size - 1, size - 1);
+    gemm(T(0), a.view(), b.view(), T(2), c.view());
+    EXPECT_EQ(c.at(size - 1, size - 1), 2 * before);
+    gemm(T(0), a.view(), b.view(), T(0), c.view());
+    for (std::int64_t i = 0; i < size; ++i)
+      for (std::int64_t j = 0; j < size; ++j) ASSERT_EQ(c.at(i, j), T(0));
+  }
+}
+
+// NaN and Inf in A reach exactly the elements of C they feed, as IEEE arithmetic says.
+TYPED_TEST(GemmTest, NanAndInfInAPropagate) {
+  using T = TypeParam;
+  for (std::int64_t size : {9, 40, 150}) {
+    for (T special : {std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::infinity()}) {
+      std::mt19937 rng(2);
+      Matrix<T> a(size, size, Layout::col_major), b(size, size, Layout::col_major),
+          c(size, size, Layout::col_major);
+      a.fill_random(rng);
+      for (std::int64_t i = 0; i < size; ++i)
+        for (std::int64_t j = 0; j < size; ++j) b.at(i, j) = T(1);  // no Inf - Inf cancellation
+      const std::int64_t row = size / 2;
+      a.at(row, size - 1) = special;
+      gemm(T(1), a.view(), b.view(), T(0), c.view());
+      for (std::int64_t i = 0; i < size; ++i)
+        for (std::int64_t j = 0; j < size; ++j) {
+          if (i == row) {
+            ASSERT_TRUE(std::isnan(special) ? std::isnan(c.at(i, j)) : std::isinf(c.at(i, j)))
+                << i << "," << j;
+          } else {
+            ASSERT_TRUE(std::isfinite(c.at(i, j))) << i << "," << j;
+          }
+        }
+    }
+  }
+}
+
+TYPED_TEST(GemmTest, EveryIsaAgreesWithTheReference) {
+  const Isa before = active_isa();
+  for (Isa isa : {Isa::generic, Isa::avx2, Isa::avx512}) {
+    if (!isa_supported(isa)) {
+      EXPECT_THROW(set_isa(isa), std::invalid_argument);
+      continue;
+    }
+    set_isa(isa);
+    EXPECT_EQ(active_isa(), isa);
+    this->check_all_layouts(67, 45, 33, TypeParam(1), TypeParam(1));
+    this->check_all_layouts(200, 190, 180, TypeParam(1), TypeParam(1));
+  }
+  set_isa(before);
+}
+
+}  // namespace
+}  // namespace ridge::test

@@ -1,0 +1,113 @@
+// GEMM and threads: bit-identical results for any thread count, concurrent callers, nested
+// calls from inside pool tasks, and a multithreaded call in a fork()ed child.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <thread>
+
+#include "gemm/reference.hpp"
+#include "ridge/ridge.hpp"
+#include "runtime/thread_pool.hpp"
+
+namespace ridge::test {
+namespace {
+
+template <class T>
+std::vector<T> product(std::int64_t m, std::int64_t n, std::int64_t k, int threads,
+                       unsigned seed = 3) {
+  std::mt19937 rng(seed);
+  Matrix<T> a(m, k, Layout::row_major), b(k, n, Layout::row_major), c(m, n, Layout::row_major);
+  a.fill_random(rng);
+  b.fill_random(rng);
+  c.fill_random(rng);
+  set_num_threads(threads);
+  gemm(T(0.75), a.view(), b.view(), T(-0.5), c.view());
+  set_num_threads(0);
+  return c.storage;
+}
+
+TEST(GemmThreads, ResultsAreBitIdenticalForAnyThreadCount) {
+  // Shapes on the packed path, the skinny path, and with edges in both dimensions.
+  for (auto [m, n, k] : {std::tuple{333, 257, 300}, {8, 700, 400}, {700, 8, 400}, {97, 1000, 64}}) {
+    const std::vector<float> one = product<float>(m, n, k, 1);
+    for (int threads : {2, 3, 4}) {
+      const std::vector<float> many = product<float>(m, n, k, threads);
+      ASSERT_EQ(0, std::memcmp(one.data(), many.data(), one.size() * sizeof(float)))
+          << m << "x" << n << "x" << k << " with " << threads << " threads";
+    }
+    const std::vector<double> one_d = product<double>(m, n, k, 1);
+    const std::vector<double> two_d = product<double>(m, n, k, 2);
+    ASSERT_EQ(0, std::memcmp(one_d.data(), two_d.data(), one_d.size() * sizeof(double)));
+  }
+}
+
+TEST(GemmThreads, ConcurrentCallersGetCorrectResults) {
+  constexpr int kCallers = 4;
+  std::vector<std::string> failures(kCallers);
+  std::vector<std::thread> callers;
+  for (int t = 0; t < kCallers; ++t)
+    callers.emplace_back([t, &failures] {
+      for (int iteration = 0; iteration < 5; ++iteration) {
+        const std::int64_t size = 90 + 37 * t + iteration;
+        std::mt19937 rng(static_cast<unsigned>(t * 100 + iteration));
+        Matrix<float> a(size, size, Layout::row_major), b(size, size, Layout::row_major),
+            c(size, size, Layout::row_major);
+        a.fill_random(rng);
+        b.fill_random(rng);
+        c.fill_random(rng);
+        const Reference<float> want =
+            reference_gemm(1.0f, a, Transpose::none, b, Transpose::none, 0.0f, c);
+        gemm(1.0f, a.view(), b.view(), 0.0f, c.view());
+        const std::string miss = compare(c, want);
+        if (!miss.empty()) failures[t] = miss;
+      }
+    });
+  for (std::thread& c : callers) c.join();
+  for (const std::string& f : failures) EXPECT_EQ(f, "");
+}
+
+TEST(GemmThreads, GemmInsidePoolTasksNeitherDeadlocksNorOversubscribes) {
+  std::vector<std::string> failures(2);
+  detail::parallel_run(2, [&](int task) {
+    EXPECT_TRUE(detail::inside_pool_task());
+    std::mt19937 rng(static_cast<unsigned>(task));
+    Matrix<double> a(200, 150, Layout::col_major), b(150, 170, Layout::col_major),
+        c(200, 170, Layout::col_major);
+    a.fill_random(rng);
+    b.fill_random(rng);
+    const Reference<double> want =
+        reference_gemm(1.0, a, Transpose::none, b, Transpose::none, 0.0, c);
+    gemm(1.0, a.view(), b.view(), 0.0, c.view());
+    failures[task] = compare(c, want);
+  });
+  EXPECT_EQ(failures[0], "");
+  EXPECT_EQ(failures[1], "");
+}
+
+TEST(GemmThreads, WorksInAForkedChild) {
+  // Start the pool in the parent first, so the child inherits a pool whose workers are gone.
+  (void)product<float>(300, 300, 300, 2);
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    std::mt19937 rng(5);
+    Matrix<float> a(256, 256, Layout::row_major), b(256, 256, Layout::row_major),
+        c(256, 256, Layout::row_major);
+    a.fill_random(rng);
+    b.fill_random(rng);
+    const Reference<float> want =
+        reference_gemm(1.0f, a, Transpose::none, b, Transpose::none, 0.0f, c);
+    set_num_threads(2);
+    gemm(1.0f, a.view(), b.view(), 0.0f, c.view());
+    _exit(compare(c, want).empty() ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+}  // namespace
+}  // namespace ridge::test

@@ -1,0 +1,43 @@
+// Another BLAS library loaded at run time (dlopen) to be timed against ridge in the same run.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace ridge::cli {
+
+class PeerLibrary {
+ public:
+  // `spec`: a short name (openblas, blis, onednn) or a path to a shared library exporting
+  // cblas_sgemm/cblas_dgemm. Thread count is set before the library starts its threads.
+  // Throws std::runtime_error when it cannot be loaded.
+  static std::unique_ptr<PeerLibrary> load(const std::string& spec, int threads);
+  ~PeerLibrary();
+
+  const std::string& name() const { return name_; }
+  bool has_sgemm() const { return sgemm_ != nullptr || dnnl_sgemm_ != nullptr; }
+  bool has_dgemm() const { return dgemm_ != nullptr; }
+
+  // Row-major, no transposition: C = alpha * A * B + beta * C.
+  void sgemm(std::int64_t m, std::int64_t n, std::int64_t k, const float* a, std::int64_t lda,
+             const float* b, std::int64_t ldb, float beta, float* c, std::int64_t ldc) const;
+  void dgemm(std::int64_t m, std::int64_t n, std::int64_t k, const double* a, std::int64_t lda,
+             const double* b, std::int64_t ldb, double beta, double* c, std::int64_t ldc) const;
+
+ private:
+  using CblasSgemm = void (*)(int, int, int, int, int, int, float, const float*, int, const float*,
+                              int, float, float*, int);
+  using CblasDgemm = void (*)(int, int, int, int, int, int, double, const double*, int,
+                              const double*, int, double, double*, int);
+  using DnnlSgemm = int (*)(char, char, std::int64_t, std::int64_t, std::int64_t, float,
+                            const float*, std::int64_t, const float*, std::int64_t, float, float*,
+                            std::int64_t);
+  std::string name_;
+  void* handle_ = nullptr;
+  CblasSgemm sgemm_ = nullptr;
+  CblasDgemm dgemm_ = nullptr;
+  DnnlSgemm dnnl_sgemm_ = nullptr;
+};
+
+}  // namespace ridge::cli
