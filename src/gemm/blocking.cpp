@@ -59,10 +59,6 @@ BlockSizes derive_block_sizes(const Machine& machine, int mr, int nr, int elemen
   const std::int64_t ways_a_l3 = ceil_div(b.mc * b.kc * e, g3.way_bytes());
   const std::int64_t ways_b_l3 = std::max<std::int64_t>(1, g3.ways - 1 - ways_a_l3);
   b.nc = round_down(ways_b_l3 * g3.way_bytes() / (b.kc * e), nr);
-
-  // The unpacked path reuses an MR x kc_direct slab of A across all of B's columns from L2;
-  // half of L2 leaves room for the B and C columns streaming past it.
-  b.kc_direct = std::max<std::int64_t>(b.kc, (l2.size_bytes / 2) / (mr * e) / 4 * 4);
   return b;
 }
 

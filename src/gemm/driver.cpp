@@ -81,11 +81,20 @@ void run(const Problem<T>& p) {
   const BlockSizes& blocks = table.blocks;
 
   const std::int64_t fma = p.m * p.n * p.k;
-  const bool direct = fma <= kSmallFma || p.m <= kSkinny || p.n <= kSkinny;
-  const auto path = direct ? kernels.direct : kernels.packed;
-  const int threads = fma <= kSmallFma ? 1 : thread_count(fma);
+  const bool small = fma <= kSmallFma;
+  const bool direct = small || p.m <= kSkinny || p.n <= kSkinny;
+  // A skinny B (few columns against many rows of A) is packed: see Loops::direct.
+  const bool pack_b = !small && p.n <= kSkinny;
+  const auto path = [&](const Problem<T>& block) {
+    if (direct) {
+      kernels.direct(block, blocks, pack_b);
+    } else {
+      kernels.packed(block, blocks);
+    }
+  };
+  const int threads = small ? 1 : thread_count(fma);
   if (threads == 1) {
-    path(p, blocks);
+    path(p);
     return;
   }
 
@@ -94,8 +103,7 @@ void run(const Problem<T>& p) {
     const std::int64_t row0 = (task / g.tn) * g.rows;
     const std::int64_t col0 = (task % g.tn) * g.cols;
     if (row0 >= p.m || col0 >= p.n) return;
-    path(p.block(row0, std::min(g.rows, p.m - row0), col0, std::min(g.cols, p.n - col0)),
-         blocks);
+    path(p.block(row0, std::min(g.rows, p.m - row0), col0, std::min(g.cols, p.n - col0)));
   });
 }
 

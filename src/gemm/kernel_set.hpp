@@ -12,9 +12,9 @@ struct KernelSet {
   int nr = 0;  // micro-tile columns
   // The five-loop algorithm with packed A and B, on the calling thread.
   void (*packed)(const Problem<T>&, const BlockSizes&) = nullptr;
-  // The same micro-kernel reading B in place and A in place when it is column-contiguous (else
-  // packing one MR-row slab at a time): for small and skinny problems.
-  void (*direct)(const Problem<T>&, const BlockSizes&) = nullptr;
+  // The same micro-kernel with A read in place when it is column-contiguous (else packed one
+  // MR-row slab at a time) and B in place unless pack_b: for small and skinny problems.
+  void (*direct)(const Problem<T>&, const BlockSizes&, bool pack_b) = nullptr;
 };
 
 // One function per ISA and type, each defined in its own translation unit (isa_*.cpp).

@@ -17,22 +17,30 @@ template <class V, int MV, int NR>
 struct Loops {
   using T = typename V::scalar;
   static constexpr int MR = MV * V::width;
+  static constexpr int kPrefetchTiles = 8;
 
   static std::int64_t round_up(std::int64_t x, std::int64_t multiple) {
     return (x + multiple - 1) / multiple * multiple;
   }
 
-  template <int N>
-  static void strip(std::int64_t kc, const T* a, std::int64_t a_k_stride, StridedB<V> b, T* c,
-                    std::int64_t ldc, T alpha, T beta, int m, bool full_rows) {
-    micro_tile<V, MV, N>(kc, a, a_k_stride, b, c, ldc, alpha, beta, m, N, full_rows);
+  // One tile of exactly N <= NR columns, for either kind of B access.
+  template <int N, class BAccess>
+  static void strip(std::int64_t kc, const T* a, std::int64_t a_k_stride, BAccess b, T* c,
+                    std::int64_t ldc, T alpha, T beta, int m, bool full_rows,
+                    std::int64_t a_prefetch) {
+    micro_tile<V, MV, N>(kc, a, a_k_stride, b, c, ldc, alpha, beta, m, N, full_rows, a_prefetch);
   }
-  using StripFn = decltype(&strip<1>);
-  template <int... I>
-  static constexpr std::array<StripFn, NR> strips(std::integer_sequence<int, I...>) {
-    return {&strip<I + 1>...};
+  template <class BAccess>
+  using StripFn = void (*)(std::int64_t, const T*, std::int64_t, BAccess, T*, std::int64_t, T, T,
+                           int, bool, std::int64_t);
+  template <class BAccess, int... I>
+  static constexpr std::array<StripFn<BAccess>, NR> strips(std::integer_sequence<int, I...>) {
+    return {&strip<I + 1, BAccess>...};
   }
-  static constexpr std::array<StripFn, NR> kStrips = strips(std::make_integer_sequence<int, NR>{});
+  // kStrips<B>[n - 1]: the kernel for a tile of n columns.
+  template <class BAccess>
+  static constexpr std::array<StripFn<BAccess>, NR> kStrips =
+      strips<BAccess>(std::make_integer_sequence<int, NR>{});
 
   static void packed(const Problem<T>& p, const BlockSizes& bs) {
     const std::int64_t kc_max = std::min(bs.kc, p.k);
@@ -72,19 +80,30 @@ struct Loops {
     }
   }
 
-  // No packing of B; A read in place when column-contiguous. Loop order: an MR x kc_direct slab
-  // of A (L2) against all NR-column strips of B, so A is read from memory once.
-  static void direct(const Problem<T>& p, const BlockSizes& bs) {
+  // The unpacked path: A read in place when column-contiguous (else one MR x kc slab at a
+  // time); B read in place, or packed when pack_b says so. The driver packs a skinny B (N <= 32
+  // against a large M): that costs little, and the broadcasts then come from one contiguous
+  // panel instead of up to 32 rows lda apart, which alias in L1 when lda is a power of two.
+  // A large B is never packed here: that would cost as much memory traffic as the product.
+  //
+  // Loop order: KC of the depth at a time, then every MR-row tile, then every NR-column strip.
+  // Consecutive tiles read consecutive bytes of the same kc columns of A, so A streams from
+  // memory once, in order; the tile's kc x MR slab of A is then reused from L1 by every strip.
+  static void direct(const Problem<T>& p, const BlockSizes& bs, bool pack_b) {
     const bool a_in_place = p.a_rs == 1;
-    const std::int64_t kc_max = std::min(bs.kc_direct, p.k);
+    const std::int64_t kc_max = std::min(bs.kc, p.k);
     T* a_packed = a_in_place ? nullptr
                              : static_cast<T*>(detail::thread_scratch(detail::ScratchSlot::packed_a)
                                                    .get(sizeof(T) * MR * kc_max));
-    for (std::int64_t ic = 0; ic < p.m; ic += MR) {
-      const int m = static_cast<int>(std::min<std::int64_t>(MR, p.m - ic));
-      for (std::int64_t pc = 0; pc < p.k; pc += bs.kc_direct) {
-        const std::int64_t kc = std::min(bs.kc_direct, p.k - pc);
-        const T beta = pc == 0 ? p.beta : T(1);
+    T* b_packed = !pack_b ? nullptr
+                                : static_cast<T*>(detail::thread_scratch(detail::ScratchSlot::packed_b)
+                                                      .get(sizeof(T) * round_up(p.n, NR) * kc_max));
+    for (std::int64_t pc = 0; pc < p.k; pc += bs.kc) {
+      const std::int64_t kc = std::min(bs.kc, p.k - pc);
+      const T beta = pc == 0 ? p.beta : T(1);
+      if (pack_b) gemm_detail::pack_b<V, NR>(kc, p.n, p.b + pc * p.b_rs, p.b_rs, p.b_cs, b_packed);
+      for (std::int64_t ic = 0; ic < p.m; ic += MR) {
+        const int m = static_cast<int>(std::min<std::int64_t>(MR, p.m - ic));
         const T* a = p.a + ic * p.a_rs + pc * p.a_cs;
         std::int64_t a_k_stride = p.a_cs;
         if (!a_in_place) {
@@ -93,13 +112,24 @@ struct Loops {
           a_k_stride = MR;
         }
         const bool full_rows = !a_in_place || m == MR;
+        // In place, the first strip fetches A ahead by kPrefetchTiles tiles: ~1 KiB ahead in
+        // each of the kc columns, which covers DRAM latency even for the one-column strip
+        // (M = 1), whose tile takes only a few hundred cycles. Later strips hit in cache.
+        const std::int64_t prefetch = a_in_place && ic + MR < p.m ? kPrefetchTiles * MR : 0;
         for (std::int64_t jc = 0; jc < p.n; jc += NR) {
+          // A tile of n < NR columns runs a kernel with exactly n columns: no FMA is spent on
+          // absent columns, and an in-place B is not read past its last column.
           const int n = static_cast<int>(std::min<std::int64_t>(NR, p.n - jc));
-          // A tile of n < NR columns runs a kernel with exactly n columns: B is read in place,
-          // so there is no padding to read, and no FMA is spent on absent columns.
-          kStrips[n - 1](kc, a, a_k_stride,
-                         StridedB<V>{p.b + pc * p.b_rs + jc * p.b_cs, p.b_rs, p.b_cs},
-                         p.c + ic + jc * p.ldc, p.ldc, p.alpha, beta, m, full_rows);
+          T* c = p.c + ic + jc * p.ldc;
+          const std::int64_t pf = jc == 0 ? prefetch : 0;
+          if (pack_b) {
+            kStrips<PackedB<V, NR>>[n - 1](kc, a, a_k_stride, PackedB<V, NR>{b_packed + jc * kc},
+                                           c, p.ldc, p.alpha, beta, m, full_rows, pf);
+          } else {
+            kStrips<StridedB<V>>[n - 1](kc, a, a_k_stride,
+                                        StridedB<V>{p.b + pc * p.b_rs + jc * p.b_cs, p.b_rs, p.b_cs},
+                                        c, p.ldc, p.alpha, beta, m, full_rows, pf);
+          }
         }
       }
     }

@@ -36,12 +36,15 @@ struct StridedB {
 //   a: A micro-panel, element (i, p) at a[i + p * a_k_stride] (packed: a_k_stride = MR).
 //   full_rows: all MR rows of `a` may be read (packed panels are zero-padded); otherwise rows
 //   [m, MR) are neither read nor written, so an unpacked edge tile stays inside the matrix.
+//   a_prefetch: if nonzero, each step also prefetches (into L2) the MR elements a_prefetch
+//   elements past the ones it loads: the unpacked path reads A a column apart per step, a
+//   pattern the hardware prefetchers miss, so it fetches the tiles ahead itself.
 // beta == 0 means C is not read (NaN already in C does not propagate).
 template <class V, int MV, int NR, class BAccess>
 inline void micro_tile(std::int64_t kc, const typename V::scalar* a, std::int64_t a_k_stride,
                        BAccess b, typename V::scalar* c, std::int64_t ldc,
                        typename V::scalar alpha, typename V::scalar beta, int m, int n,
-                       bool full_rows) {
+                       bool full_rows, std::int64_t a_prefetch = 0) {
   using reg = typename V::reg;
   constexpr int W = V::width;
   reg acc[NR][MV];
@@ -49,8 +52,13 @@ inline void micro_tile(std::int64_t kc, const typename V::scalar* a, std::int64_
     RIDGE_UNROLL for (int i = 0; i < MV; ++i) acc[j][i] = V::zero();
   }
 
+  constexpr int kLineElements = 64 / sizeof(typename V::scalar);
   if (full_rows) {
     for (std::int64_t p = 0; p < kc; ++p) {
+      if (a_prefetch != 0) {
+        RIDGE_UNROLL for (int i = 0; i < MV * W; i += kLineElements)
+          __builtin_prefetch(a + a_prefetch + i, 0, 2);
+      }
       reg av[MV];
       RIDGE_UNROLL for (int i = 0; i < MV; ++i) av[i] = V::load(a + i * W);
       RIDGE_UNROLL for (int j = 0; j < NR; ++j) {

@@ -17,30 +17,35 @@ void pack_a(std::int64_t m, std::int64_t kc, const typename V::scalar* a, std::i
   using T = typename V::scalar;
   constexpr int W = V::width;
   static_assert(MR % W == 0);
-  for (std::int64_t i0 = 0; i0 < m; i0 += MR, dst += kc * MR) {
-    const int rows = static_cast<int>(m - i0 < MR ? m - i0 : MR);
-    const T* src = a + i0 * rs;
-    if (rs == 1) {
-      // Column-contiguous A: each k is MR consecutive elements, a straight vector copy.
-      for (std::int64_t p = 0; p < kc; ++p) {
-        const T* col = src + p * cs;
+  if (rs == 1) {
+    // Column-contiguous A: depth outermost, so each column's m elements are read in one
+    // sequential run and scattered to the panels. Panel-outer order would read MR elements from
+    // each of kc columns lda apart -- a page apart once lda >= 1024 floats -- which the hardware
+    // prefetchers do not follow.
+    for (std::int64_t p = 0; p < kc; ++p) {
+      const T* col = a + p * cs;
+      for (std::int64_t i0 = 0; i0 < m; i0 += MR) {
+        T* panel = dst + i0 * kc + p * MR;
         RIDGE_UNROLL for (int i = 0; i < MR; i += W) {
-          const int left = rows - i;
-          const typename V::reg v = left >= W ? V::load(col + i)
-                                   : left > 0 ? V::load_partial(col + i, left)
+          const std::int64_t left = m - i0 - i;
+          const typename V::reg v = left >= W ? V::load(col + i0 + i)
+                                   : left > 0 ? V::load_partial(col + i0 + i, static_cast<int>(left))
                                               : V::zero();
-          V::store(dst + p * MR + i, v);
+          V::store(panel + i, v);
         }
       }
-    } else {
-      // Row-contiguous (transposed) or general A: gather row by row.
-      for (int i = 0; i < rows; ++i) {
-        const T* row = src + i * rs;
-        for (std::int64_t p = 0; p < kc; ++p) dst[p * MR + i] = row[p * cs];
-      }
-      for (int i = rows; i < MR; ++i)
-        for (std::int64_t p = 0; p < kc; ++p) dst[p * MR + i] = T(0);
     }
+    return;
+  }
+  // Row-contiguous (transposed) or general A: gather row by row.
+  for (std::int64_t i0 = 0; i0 < m; i0 += MR, dst += kc * MR) {
+    const int rows = static_cast<int>(m - i0 < MR ? m - i0 : MR);
+    for (int i = 0; i < rows; ++i) {
+      const T* row = a + (i0 + i) * rs;
+      for (std::int64_t p = 0; p < kc; ++p) dst[p * MR + i] = row[p * cs];
+    }
+    for (int i = rows; i < MR; ++i)
+      for (std::int64_t p = 0; p < kc; ++p) dst[p * MR + i] = T(0);
   }
 }
 

@@ -112,7 +112,7 @@ TYPED_TEST(GemmTest, SkinnyShapes) {
     this->check_all_layouts(small, 300, 517);
     this->check_all_layouts(300, small, 517);
   }
-  const std::int64_t long_k = this->table().blocks.kc_direct + 3;  // past the direct path's slab
+  const std::int64_t long_k = 2 * this->table().blocks.kc + 3;  // several depth blocks
   this->check_all_layouts(8, 70, long_k, TypeParam(-1), TypeParam(1));
 }
 
