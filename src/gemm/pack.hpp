@@ -37,15 +37,23 @@ void pack_a(std::int64_t m, std::int64_t kc, const typename V::scalar* a, std::i
     }
     return;
   }
-  // Row-contiguous (transposed) or general A: gather row by row.
+  // Row-contiguous (transposed) A: a transposition, four rows by four depths at a time with
+  // vector shuffles; general strides: row by row.
   for (std::int64_t i0 = 0; i0 < m; i0 += MR, dst += kc * MR) {
     const int rows = static_cast<int>(m - i0 < MR ? m - i0 : MR);
-    for (int i = 0; i < rows; ++i) {
-      const T* row = a + (i0 + i) * rs;
-      for (std::int64_t p = 0; p < kc; ++p) dst[p * MR + i] = row[p * cs];
+    const std::int64_t kc4 = cs == 1 ? kc / 4 * 4 : 0;
+    int i = 0;
+    if (kc4 > 0) {
+      for (; i + 4 <= rows; i += 4)
+        for (std::int64_t p = 0; p < kc4; p += 4)
+          V::transpose_4x4(a + (i0 + i) * rs + p, rs, dst + p * MR + i, MR);
     }
-    for (int i = rows; i < MR; ++i)
-      for (std::int64_t p = 0; p < kc; ++p) dst[p * MR + i] = T(0);
+    for (int ii = 0; ii < rows; ++ii) {
+      const T* row = a + (i0 + ii) * rs;
+      for (std::int64_t p = ii < i ? kc4 : 0; p < kc; ++p) dst[p * MR + ii] = row[p * cs];
+    }
+    for (int ii = rows; ii < MR; ++ii)
+      for (std::int64_t p = 0; p < kc; ++p) dst[p * MR + ii] = T(0);
   }
 }
 
@@ -63,9 +71,22 @@ void pack_b(std::int64_t kc, std::int64_t n, const typename V::scalar* b, std::i
       for (std::int64_t p = 0; p < kc; ++p) {
         RIDGE_UNROLL for (int j = 0; j < NR; ++j) dst[p * NR + j] = src[p * rs + j];
       }
+    } else if (rs == 1) {
+      // Column-contiguous B (the usual column-major case): a transposition, four columns by
+      // four depths at a time with vector shuffles (each column read sequentially).
+      const std::int64_t kc4 = kc / 4 * 4;
+      int j = 0;
+      for (; j + 4 <= cols; j += 4)
+        for (std::int64_t p = 0; p < kc4; p += 4)
+          V::transpose_4x4(src + j * cs + p, cs, dst + p * NR + j, NR);
+      for (int jj = 0; jj < cols; ++jj) {
+        const T* col = src + jj * cs;
+        for (std::int64_t p = jj < j ? kc4 : 0; p < kc; ++p) dst[p * NR + jj] = col[p];
+      }
+      for (int jj = cols; jj < NR; ++jj)
+        for (std::int64_t p = 0; p < kc; ++p) dst[p * NR + jj] = T(0);
     } else {
-      // Column-contiguous B (the usual column-major case) or general: one column at a time, so
-      // each source column is read sequentially.
+      // General strides: one column at a time.
       for (int j = 0; j < cols; ++j) {
         const T* col = src + j * cs;
         for (std::int64_t p = 0; p < kc; ++p) dst[p * NR + j] = col[p * rs];

@@ -2,6 +2,8 @@
 // baseline target has (SSE2 on x86-64, ASIMD on aarch64). The reference path for every kernel.
 #pragma once
 
+#include <cstdint>
+
 namespace ridge::simd {
 
 template <class T>
@@ -49,6 +51,12 @@ struct Generic {
   static reg add(reg a, reg b) {
     for (int i = 0; i < width; ++i) a.v[i] += b.v[i];
     return a;
+  }
+  // dst[r * dst_stride + c] = src[c * src_stride + r] for r, c < 4: the packing of a
+  // row-contiguous operand into column order, four rows and four columns at a time.
+  static void transpose_4x4(const T* src, std::int64_t src_stride, T* dst, std::int64_t dst_stride) {
+    for (int r = 0; r < 4; ++r)
+      for (int c = 0; c < 4; ++c) dst[r * dst_stride + c] = src[c * src_stride + r];
   }
   static T reduce_add(reg a) {
     T sum = 0;

@@ -1,6 +1,8 @@
 // `ridge bench gemm`: GFLOP/s of ridge's GEMM over a shape sweep, as a fraction of the measured
 // FMA peak, alternating each timed run with the peer libraries named by --vs.
+#include <chrono>
 #include <cmath>
+#include <thread>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -69,8 +71,16 @@ void fill_random(std::vector<T>& v, std::mt19937& rng) {
   for (T& x : v) x = static_cast<T>(dist(rng));
 }
 
-// Times `call` in samples of at least `min_seconds` (repeating it), returns GFLOP/s.
+// Lets the previous contender's idle threads stop spinning before the next one is timed: an
+// OpenMP runtime (BLIS, oneDNN) and ridge's pool both busy-wait briefly after a call, and a
+// spinning thread of one library would otherwise steal a core from the other (measured: ridge
+// 1024^3 on 2 threads, 141 GFLOP/s right after oneDNN calls, 212 alone).
+void quiesce() { std::this_thread::sleep_for(std::chrono::milliseconds(20)); }
+
+// Times `repeats` calls of `call` after one untimed call (which wakes the library's threads
+// after quiesce()), returns GFLOP/s.
 double time_sample(const std::function<void()>& call, double flop, int repeats) {
+  call();
   const double start = now_seconds();
   for (int r = 0; r < repeats; ++r) call();
   return flop * repeats / (now_seconds() - start) * 1e-9;
@@ -142,9 +152,11 @@ void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& pe
     }
     for (int run = 0; run < o.runs; ++run)
       for (std::size_t i = 0; i < contenders.size(); ++i)
-        if (contenders[i].call)
+        if (contenders[i].call) {
+          quiesce();
           contenders[i].gflops.push_back(
               flop > 0 ? time_sample(contenders[i].call, flop, repeats[i]) : 0.0);
+        }
 
     const Summary mine = summarize(contenders[0].gflops);
     char shape[64];
