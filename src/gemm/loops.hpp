@@ -59,14 +59,14 @@ struct Loops {
         const std::int64_t kc = std::min(bs.kc, p.k - pc);
         const T beta = pc == 0 ? p.beta : T(1);
         pack_b<V, NR>(kc, nc, p.b + pc * p.b_rs + jc * p.b_cs, p.b_rs, p.b_cs, b_packed);
-        // Loop 3: MC rows at a time; the packed A block [mc/MR][kc][MR] lives in L2.
+        // Loop 3: MC rows at a time; the packed A block [mc/MR][kc][MR] lives in L3.
         for (std::int64_t ic = 0; ic < p.m; ic += bs.mc) {
           const std::int64_t mc = std::min(bs.mc, p.m - ic);
           pack_a<V, MR>(mc, kc, p.a + ic * p.a_rs + pc * p.a_cs, p.a_rs, p.a_cs, a_packed);
           // Loop 2: one NR-column micro-panel of B, reused from L1 by every tile below.
           for (std::int64_t jr = 0; jr < nc; jr += NR) {
             const int n = static_cast<int>(std::min<std::int64_t>(NR, nc - jr));
-            // Loop 1: MR-row micro-panels of A streaming from L2.
+            // Loop 1: MR-row micro-panels of A streaming from L2/L3.
             for (std::int64_t ir = 0; ir < mc; ir += MR) {
               const int m = static_cast<int>(std::min<std::int64_t>(MR, mc - ir));
               micro_tile<V, MV, NR>(kc, a_packed + ir * kc, MR,

@@ -59,9 +59,9 @@ struct Problem {
 
 // Cache blocking of the five-loop algorithm (see blocking.cpp for where each comes from).
 struct BlockSizes {
-  std::int64_t mc = 0;         // rows of the packed A block, kept in L2
+  std::int64_t mc = 0;         // rows of the packed A block, kept in this core's L3 share
   std::int64_t kc = 0;         // depth of micro-panels; an A micro-panel + a B micro-panel fit L1
-  std::int64_t nc = 0;         // columns of the packed B panel, kept in L3
+  std::int64_t nc = 0;         // columns of the packed B panel, in the rest of that share
 };
 
 }  // namespace ridge::gemm_detail
