@@ -15,17 +15,44 @@ namespace {
 }
 
 template <class T>
+bool view_valid(const MatrixView<T>& v) {
+  const std::int64_t extent = v.layout == Layout::row_major ? v.cols : v.rows;
+  return v.rows >= 0 && v.cols >= 0 && v.ld >= (extent > 1 ? extent : 1) &&
+         (v.data != nullptr || v.rows == 0 || v.cols == 0);
+}
+
+template <class T>
 void check_view(const char* name, const MatrixView<T>& v) {
+  if (view_valid(v)) return;
   const std::string n(name);
   if (v.rows < 0) invalid(n + ".rows is negative (" + std::to_string(v.rows) + ")");
   if (v.cols < 0) invalid(n + ".cols is negative (" + std::to_string(v.cols) + ")");
   const std::int64_t extent = v.layout == Layout::row_major ? v.cols : v.rows;
-  const std::int64_t minimum = extent > 1 ? extent : 1;
-  if (v.ld < minimum)
+  if (v.ld < (extent > 1 ? extent : 1))
     invalid(n + ".ld (" + std::to_string(v.ld) + ") is below " +
             (v.layout == Layout::row_major ? "the column count (" : "the row count (") +
-            std::to_string(minimum) + ")");
-  if (v.data == nullptr && v.rows > 0 && v.cols > 0) invalid(n + ".data is null");
+            std::to_string(extent > 1 ? extent : 1) + ")");
+  invalid(n + ".data is null");
+}
+
+// Throws std::invalid_argument describing the first bad argument. Out of line and cold, so the
+// checks of a valid call (the common case, which may be a 16 x 16 product) stay a few compares.
+template <class T>
+[[noreturn, gnu::cold, gnu::noinline]] void report_invalid(const MatrixView<const T>& a,
+                                                             const MatrixView<const T>& b,
+                                                             const MatrixView<T>& c) {
+  check_view("a", a);
+  check_view("b", b);
+  check_view("c", c);
+  if (c.trans != Transpose::none) invalid("c must not be transposed");
+  if (a.op_rows() != c.rows)
+    invalid("op(a) has " + std::to_string(a.op_rows()) + " rows but c has " +
+            std::to_string(c.rows));
+  if (b.op_cols() != c.cols)
+    invalid("op(b) has " + std::to_string(b.op_cols()) + " columns but c has " +
+            std::to_string(c.cols));
+  invalid("op(a) has " + std::to_string(a.op_cols()) + " columns but op(b) has " +
+          std::to_string(b.op_rows()) + " rows");
 }
 
 // Element strides (along op(X)'s rows, along its columns) of a view.
@@ -39,26 +66,16 @@ void strides(const MatrixView<T>& v, std::int64_t& rs, std::int64_t& cs) {
 
 template <class T>
 void gemm_impl(T alpha, MatrixView<const T> a, MatrixView<const T> b, T beta, MatrixView<T> c) {
-  check_view("a", a);
-  check_view("b", b);
-  check_view("c", c);
-  if (c.trans != Transpose::none) invalid("c must not be transposed");
-  if (a.op_rows() != c.rows)
-    invalid("op(a) has " + std::to_string(a.op_rows()) + " rows but c has " +
-            std::to_string(c.rows));
-  if (b.op_cols() != c.cols)
-    invalid("op(b) has " + std::to_string(b.op_cols()) + " columns but c has " +
-            std::to_string(c.cols));
-  if (a.op_cols() != b.op_rows())
-    invalid("op(a) has " + std::to_string(a.op_cols()) + " columns but op(b) has " +
-            std::to_string(b.op_rows()) + " rows");
-
+  if (!view_valid(a) || !view_valid(b) || !view_valid(c) || c.trans != Transpose::none ||
+      a.op_rows() != c.rows || b.op_cols() != c.cols || a.op_cols() != b.op_rows())
+    report_invalid(a, b, c);
   std::int64_t a_rs, a_cs, b_rs, b_cs, c_rs, c_cs;
   strides(a, a_rs, a_cs);
   strides(b, b_rs, b_cs);
   strides(c, c_rs, c_cs);
-  gemm_detail::run(gemm_detail::Problem<T>::from_strides(c.rows, c.cols, a.op_cols(), alpha, a.data, a_rs, a_cs,
-                                           b.data, b_rs, b_cs, beta, c.data, c_rs, c_cs));
+  gemm_detail::run(gemm_detail::Problem<T>::from_strides(c.rows, c.cols, a.op_cols(), alpha,
+                                                         a.data, a_rs, a_cs, b.data, b_rs, b_cs,
+                                                         beta, c.data, c_rs, c_cs));
 }
 
 }  // namespace

@@ -23,24 +23,30 @@ struct Loops {
     return (x + multiple - 1) / multiple * multiple;
   }
 
-  // One tile of exactly N <= NR columns, for either kind of B access.
-  template <int N, class BAccess>
+  // One tile of exactly N <= NR columns and Vectors vector registers of rows, for either kind
+  // of B access.
+  template <int Vectors, int N, class BAccess>
   static void strip(std::int64_t kc, const T* a, std::int64_t a_k_stride, BAccess b, T* c,
                     std::int64_t ldc, T alpha, T beta, int m, bool full_rows,
                     std::int64_t a_prefetch) {
-    micro_tile<V, MV, N>(kc, a, a_k_stride, b, c, ldc, alpha, beta, m, N, full_rows, a_prefetch);
+    micro_tile<V, Vectors, N>(kc, a, a_k_stride, b, c, ldc, alpha, beta, m, N, full_rows,
+                              a_prefetch);
   }
   template <class BAccess>
   using StripFn = void (*)(std::int64_t, const T*, std::int64_t, BAccess, T*, std::int64_t, T, T,
                            int, bool, std::int64_t);
-  template <class BAccess, int... I>
-  static constexpr std::array<StripFn<BAccess>, NR> strips(std::integer_sequence<int, I...>) {
-    return {&strip<I + 1, BAccess>...};
+  template <int Vectors, class BAccess, int... I>
+  static constexpr std::array<StripFn<BAccess>, sizeof...(I)> strips(
+      std::integer_sequence<int, I...>) {
+    return {&strip<Vectors, I + 1, BAccess>...};
   }
-  // kStrips<B>[n - 1]: the kernel for a tile of n columns.
-  template <class BAccess>
-  static constexpr std::array<StripFn<BAccess>, NR> kStrips =
-      strips<BAccess>(std::make_integer_sequence<int, NR>{});
+  // kStrips<Vectors, Width, B>[n - 1]: the kernel for a tile of n <= Width columns.
+  template <int Vectors, int Width, class BAccess>
+  static constexpr std::array<StripFn<BAccess>, Width> kStrips =
+      strips<Vectors, BAccess>(std::make_integer_sequence<int, Width>{});
+  // A one-vector tile holds as many accumulators as the full tile with MV times the columns,
+  // so a small problem (16 x 16) is one kernel call with enough independent FMA chains.
+  static constexpr int kWideNR = NR * MV;
 
   static void packed(const Problem<T>& p, const BlockSizes& bs) {
     const std::int64_t kc_max = std::min(bs.kc, p.k);
@@ -116,19 +122,28 @@ struct Loops {
         // each of the kc columns, which covers DRAM latency even for the one-column strip
         // (M = 1), whose tile takes only a few hundred cycles. Later strips hit in cache.
         const std::int64_t prefetch = a_in_place && ic + MR < p.m ? kPrefetchTiles * MR : 0;
-        for (std::int64_t jc = 0; jc < p.n; jc += NR) {
-          // A tile of n < NR columns runs a kernel with exactly n columns: no FMA is spent on
+        // A tile of at most one vector of rows (small M, or the last tile) runs a one-vector
+        // kernel: the full one would spend half or more of its FMAs on absent rows.
+        const bool one_vector = MV > 1 && m <= V::width;
+        const int width = one_vector && !pack_b ? kWideNR : NR;
+        for (std::int64_t jc = 0; jc < p.n; jc += width) {
+          // A tile of fewer columns runs a kernel with exactly that many: no FMA is spent on
           // absent columns, and an in-place B is not read past its last column.
-          const int n = static_cast<int>(std::min<std::int64_t>(NR, p.n - jc));
+          const int n = static_cast<int>(std::min<std::int64_t>(width, p.n - jc));
           T* c = p.c + ic + jc * p.ldc;
           const std::int64_t pf = jc == 0 ? prefetch : 0;
           if (pack_b) {
-            kStrips<PackedB<V, NR>>[n - 1](kc, a, a_k_stride, PackedB<V, NR>{b_packed + jc * kc},
-                                           c, p.ldc, p.alpha, beta, m, full_rows, pf);
+            const PackedB<V, NR> b{b_packed + jc * kc};
+            (one_vector ? kStrips<1, NR, PackedB<V, NR>> : kStrips<MV, NR, PackedB<V, NR>>)[n - 1](
+                kc, a, a_k_stride, b, c, p.ldc, p.alpha, beta, m, full_rows, pf);
+          } else if (one_vector) {
+            const StridedB<V> b{p.b + pc * p.b_rs + jc * p.b_cs, p.b_rs, p.b_cs};
+            kStrips<1, kWideNR, StridedB<V>>[n - 1](kc, a, a_k_stride, b, c, p.ldc, p.alpha, beta,
+                                                    m, full_rows, pf);
           } else {
-            kStrips<StridedB<V>>[n - 1](kc, a, a_k_stride,
-                                        StridedB<V>{p.b + pc * p.b_rs + jc * p.b_cs, p.b_rs, p.b_cs},
-                                        c, p.ldc, p.alpha, beta, m, full_rows, pf);
+            const StridedB<V> b{p.b + pc * p.b_rs + jc * p.b_cs, p.b_rs, p.b_cs};
+            kStrips<MV, NR, StridedB<V>>[n - 1](kc, a, a_k_stride, b, c, p.ldc, p.alpha, beta, m,
+                                                full_rows, pf);
           }
         }
       }
