@@ -62,6 +62,7 @@ struct BlockSizes {
   std::int64_t mc = 0;         // rows of the packed A block, kept in this core's L3 share
   std::int64_t kc = 0;         // depth of micro-panels; an A micro-panel + a B micro-panel fit L1
   std::int64_t nc = 0;         // columns of the packed B panel, in the rest of that share
+  std::int64_t direct_b = 0;   // elements of an unpacked B that stay in L2 (direct path limit)
 };
 
 }  // namespace ridge::gemm_detail

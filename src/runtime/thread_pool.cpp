@@ -76,7 +76,12 @@ class Pool {
   void wait_until(Done done, std::atomic<Word>& word) {
     const auto spin_end = std::chrono::steady_clock::now() + kSpinTime;
     for (int i = 0; !done(); ++i) {
-      if ((i & 63) == 0 && std::chrono::steady_clock::now() > spin_end) {
+      // Yield while spinning: if the thread we wait for shares this CPU (the scheduler put it
+      // there, or another library's threads crowd the others), it runs now rather than after
+      // our whole spin. Measured: 128^3 sgemm on 2 threads beside oneDNN's OpenMP threads,
+      // 16 GFLOP/s with a plain spin, ~190 with this one.
+      std::this_thread::yield();
+      if ((i & 15) == 0 && std::chrono::steady_clock::now() > spin_end) {
         while (!done()) {
           const Word seen = word.load(std::memory_order_acquire);
           if (done()) break;
