@@ -92,12 +92,57 @@ TYPED_TEST(GemmTest, TileEdges) {
       }
 }
 
-// Depth around KC (one more or less than a packed panel) with rows past MC, on the packed path.
-TYPED_TEST(GemmTest, BlockEdges) {
+// The packed path at the real block sizes: depth KC - 1 .. KC + 1 (B too large for the direct
+// path, which serves B up to L2), and rows one past MC.
+TYPED_TEST(GemmTest, BlockEdgesOnThePackedPath) {
   const gemm_detail::BlockSizes& bs = this->table().blocks;
-  const std::int64_t nr = this->table().kernels.nr;
-  for (std::int64_t k : {bs.kc - 1, bs.kc, bs.kc + 1})
-    this->check_all_layouts(bs.mc + 1, 2 * nr + 35, k, TypeParam(1), TypeParam(0));
+  const std::int64_t mr = this->table().kernels.mr;
+  for (std::int64_t k : {bs.kc - 1, bs.kc, bs.kc + 1}) {
+    const std::int64_t n = bs.direct_b / k + 7;  // k * n just past the direct path's limit
+    this->check_all_layouts(mr + 1, n, k, TypeParam(1), TypeParam(0));
+  }
+  const std::int64_t k = 40, n = bs.direct_b / k + 1;
+  ASSERT_EQ(this->check(bs.mc + 1, n, k, Layout::row_major, Transpose::none, Layout::row_major,
+                        Transpose::none, Layout::col_major, TypeParam(-1), TypeParam(0.5)),
+            "");
+}
+
+// The packed loops with small block sizes, so one modest shape crosses every block boundary
+// (MC, KC, NC and their remainders) in every layout.
+TYPED_TEST(GemmTest, PackedLoopsAcrossSmallBlocks) {
+  using T = TypeParam;
+  const auto& kernels = this->table().kernels;
+  const gemm_detail::BlockSizes small{2 * kernels.mr, 8, 3 * kernels.nr, 0};
+  for (auto [m, n, k] : {std::tuple<std::int64_t, std::int64_t, std::int64_t>{
+                             5 * kernels.mr + 3, 7 * kernels.nr + 5, 29},
+                         {2 * kernels.mr, 3 * kernels.nr, 8},
+                         {1, 1, 1}})
+    for (bool row_c : {false, true})
+      for (Transpose ta : {Transpose::none, Transpose::transpose})
+        for (Transpose tb : {Transpose::none, Transpose::transpose}) {
+          const Layout layout = row_c ? Layout::row_major : Layout::col_major;
+          std::mt19937 rng(11);
+          Matrix<T> a(ta == Transpose::none ? m : k, ta == Transpose::none ? k : m, layout, 2);
+          Matrix<T> b(tb == Transpose::none ? k : n, tb == Transpose::none ? n : k, layout, 1);
+          Matrix<T> c(m, n, layout, 3);
+          a.fill_random(rng);
+          b.fill_random(rng);
+          c.fill_random(rng);
+          const Reference<T> want = reference_gemm(T(0.5), a, ta, b, tb, T(2), c);
+          std::int64_t a_rs, a_cs, b_rs, b_cs;
+          const auto va = a.view(ta), vb = b.view(tb);
+          a_rs = va.layout == Layout::row_major ? va.ld : 1;
+          a_cs = va.layout == Layout::row_major ? 1 : va.ld;
+          if (ta == Transpose::transpose) std::swap(a_rs, a_cs);
+          b_rs = vb.layout == Layout::row_major ? vb.ld : 1;
+          b_cs = vb.layout == Layout::row_major ? 1 : vb.ld;
+          if (tb == Transpose::transpose) std::swap(b_rs, b_cs);
+          const auto problem = gemm_detail::Problem<T>::from_strides(
+              m, n, k, T(0.5), a.data(), a_rs, a_cs, b.data(), b_rs, b_cs, T(2), c.data(),
+              row_c ? c.ld : 1, row_c ? 1 : c.ld);
+          kernels.packed(problem, small);
+          ASSERT_EQ(compare(c, want), "") << m << "x" << n << "x" << k;
+        }
 }
 
 // Primes and sizes large enough to take the packed path and several blocks, padded strides.
@@ -120,7 +165,7 @@ TYPED_TEST(GemmTest, AlphaBetaSpecialValues) {
   for (TypeParam alpha : {0.0, 1.0, -1.0, 0.5})
     for (TypeParam beta : {0.0, 1.0, -2.0}) {
       this->check_all_layouts(37, 29, 45, alpha, beta);    // direct path
-      this->check_all_layouts(150, 140, 70, alpha, beta);  // packed path
+      this->check_all_layouts(35, 1200, 230, alpha, beta);  // packed path (B past L2)
     }
 }
 
