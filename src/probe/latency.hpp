@@ -28,7 +28,8 @@ std::vector<LatencyPoint> measure_latency(const LatencyPlan& plan,
 // after it in random_cycle order. Returns the number of lines.
 std::int64_t build_chase(char* buffer, std::int64_t bytes, int line_bytes, std::uint64_t seed);
 
-// Follows `loads` pointers from `start`; returns where it stopped.
+// Follows `loads` pointers (rounded up to a multiple of 8, the unrolling) from `start`; returns
+// where it stopped.
 const void* chase(const void* start, std::int64_t loads);
 
 }  // namespace ridge::probe::detail

@@ -47,41 +47,6 @@ Figure loop_rate(detail::PinnedTeam& team, ThroughputLoop loop,
       policy);
 }
 
-struct PeakCase {
-  const char* isa;
-  const char* type;
-  LoopPair loops;
-};
-
-std::vector<PeakCase> peak_cases() {
-  std::vector<PeakCase> cases;
-  const FmaLoops scalar = scalar_fma_loops(), generic = generic_fma_loops();
-  cases.push_back({"scalar", "f64", scalar.f64});
-  cases.push_back({"scalar", "f32", scalar.f32});
-#if defined(__x86_64__)
-  const FmaLoops sse = sse_fma_loops();
-  cases.push_back({"sse", "f64", sse.f64});
-  cases.push_back({"sse", "f32", sse.f32});
-#endif
-  cases.push_back({"generic", "f64", generic.f64});
-  cases.push_back({"generic", "f32", generic.f32});
-  for (Isa isa : {Isa::avx2, Isa::avx512}) {
-    if (!isa_supported(isa)) continue;
-    const FmaLoops loops = fma_loops_for(isa);
-    cases.push_back({isa_name(isa), "f64", loops.f64});
-    cases.push_back({isa_name(isa), "f32", loops.f32});
-  }
-#if defined(__x86_64__)
-  const IsaFeatures& features = Machine::current().isa;
-  if (isa_supported(Isa::avx512) && (features.avx512_bf16 || features.avx512_vnni)) {
-    const DotLoops dots = avx512_dot_loops();
-    if (features.avx512_bf16) cases.push_back({"avx512", "bf16", dots.bf16});
-    if (features.avx512_vnni) cases.push_back({"avx512", "int8", dots.int8});
-  }
-#endif
-  return cases;
-}
-
 }  // namespace
 
 double fma_peak_gflops(FmaType type, int threads, Isa isa) {
@@ -96,9 +61,43 @@ double fma_peak_gflops(FmaType type, int threads, Isa isa) {
 
 namespace detail {
 
+std::vector<PeakCase> peak_cases(const IsaFeatures& features, bool avx2_supported,
+                                 bool avx512_supported) {
+  std::vector<PeakCase> cases;
+  const FmaLoops scalar = scalar_fma_loops(), generic = generic_fma_loops();
+  cases.push_back({"scalar", "f64", scalar.f64});
+  cases.push_back({"scalar", "f32", scalar.f32});
+#if defined(__x86_64__)
+  const FmaLoops sse = sse_fma_loops();
+  cases.push_back({"sse", "f64", sse.f64});
+  cases.push_back({"sse", "f32", sse.f32});
+#endif
+  cases.push_back({"generic", "f64", generic.f64});
+  cases.push_back({"generic", "f32", generic.f32});
+#if defined(__x86_64__)
+  if (avx2_supported) {
+    const FmaLoops loops = avx2_fma_loops();
+    cases.push_back({"avx2", "f64", loops.f64});
+    cases.push_back({"avx2", "f32", loops.f32});
+  }
+  if (avx512_supported) {
+    const FmaLoops loops = avx512_fma_loops();
+    cases.push_back({"avx512", "f64", loops.f64});
+    cases.push_back({"avx512", "f32", loops.f32});
+    const DotLoops dots = avx512_dot_loops();
+    if (features.avx512_bf16) cases.push_back({"avx512", "bf16", dots.bf16});
+    if (features.avx512_vnni) cases.push_back({"avx512", "int8", dots.int8});
+  }
+#else
+  (void)features, (void)avx2_supported, (void)avx512_supported;
+#endif
+  return cases;
+}
+
 std::vector<PeakResult> measure_peaks(const SamplingPolicy& policy, double sample_s) {
   std::vector<PeakResult> results;
-  const std::vector<PeakCase> cases = peak_cases();
+  const std::vector<PeakCase> cases =
+      peak_cases(Machine::current().isa, isa_supported(Isa::avx2), isa_supported(Isa::avx512));
   for (const PeakCase& c : cases) {
     PeakResult r;
     r.isa = c.isa;
