@@ -107,6 +107,7 @@ struct Report {
   double seconds = 0;
   Figure clock_ghz;  // from a dependent integer-add chain (one add per cycle)
   std::vector<PeakResult> peaks;
+  std::string bandwidth_isa;  // whose kernels the sweep ran: the fastest, not always the widest
   std::vector<BandwidthPoint> bandwidth;
   std::vector<BandwidthPlateau> plateaus;
   // The curve (2 MiB pages where the OS grants them, so that TLB misses do not blur the cache

@@ -72,7 +72,9 @@ std::string to_json(const Report& r) {
 
   JsonTree bandwidth;
   for (const BandwidthPlateau& p : r.plateaus) bandwidth[p.kernel][p.level][std::to_string(p.threads)].set(p.gbs);
-  out << ",\n\"bandwidth_gbs\": " << bandwidth.text() << ",\n\"bandwidth_curve\": [";
+  out << ",\n\"bandwidth_gbs\": " << bandwidth.text();
+  if (!r.bandwidth_isa.empty()) out << ",\n\"bandwidth_isa\": " << quoted(r.bandwidth_isa);
+  out << ",\n\"bandwidth_curve\": [";
   for (std::size_t i = 0; i < r.bandwidth.size(); ++i) {
     const BandwidthPoint& b = r.bandwidth[i];
     out << (i ? ",\n  " : "\n  ") << "{\"kernel\": " << quoted(b.kernel) << ", \"threads\": " << b.threads

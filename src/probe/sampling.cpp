@@ -14,7 +14,7 @@ double now_seconds() {
 SamplingPolicy policy_for(bool quick) {
   SamplingPolicy p;
   if (quick) {
-    p.min_samples = 5;
+    p.min_samples = 4;
     p.max_samples = 15;
     p.time_limit_s = 0.2;
   }

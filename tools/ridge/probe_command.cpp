@@ -68,6 +68,8 @@ void print_bandwidth(const probe::Report& r) {
   std::printf("\nBandwidth, GB/s of bytes the kernel asks for (read/write n x 8 B, copy 2n x 8, "
               "triad 3n x 8, as STREAM counts);\n  the extra line read of write-allocate is not "
               "counted, so write/copy/triad move more than shown; write_nt has none.\n");
+  std::printf("Kernels: %s (the faster of the candidates on the triad, in L1 and from DRAM)\n",
+              r.bandwidth_isa.c_str());
   std::printf("Plateau per level (median of the points well inside it):\n");
   std::printf("%-9s %7s %9s %9s %9s %9s\n", "kernel", "threads", "L1", "L2", "L3", "DRAM");
   std::map<std::pair<std::string, int>, std::map<std::string, const probe::BandwidthPlateau*>> rows;
