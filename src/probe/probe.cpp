@@ -184,6 +184,10 @@ Report run(const Options& o) {
     detail::BandwidthSweep sweep = detail::measure_bandwidth(plan, progress);
     r.bandwidth = std::move(sweep.points);
     r.bandwidth_isa = isa_name(sweep.isa);
+    if (std::none_of(r.bandwidth.begin(), r.bandwidth.end(),
+                     [](const BandwidthPoint& p) { return p.kernel == "write_nt"; }))
+      r.notes.push_back("write_nt: the " + r.bandwidth_isa +
+                        " kernels have no streaming store (omitted)");
 
     std::vector<detail::CurvePoint> read_curve;
     for (const BandwidthPoint& p : r.bandwidth)
