@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
-#include <sstream>
 #include <string>
 
 #include "commands.hpp"
