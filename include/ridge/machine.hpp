@@ -45,6 +45,11 @@ struct CacheLevel {
   int line_bytes = 0;
   int associativity = 0;  // ways; 0 when unknown, -1 for fully associative
   int shared_by_cpus = 1; // logical CPUs that share one instance
+  // The capacity `ridge probe --save` measured for this level on this machine (the size at which
+  // load latency leaves the level's plateau); 0 when not measured. It can be far below
+  // size_bytes: on a 2-vCPU KVM slice of a Zen 4 EPYC, CPUID reports a 32 MiB L3 while one
+  // process sees L3 latency only up to about 6-7 MiB.
+  std::int64_t measured_bytes = 0;
   std::int64_t sets() const;
 };
 
@@ -55,6 +60,7 @@ struct Machine {
   IsaFeatures isa;
   std::vector<CacheLevel> caches;  // data and unified caches, innermost first
   std::string cache_source;        // "cpuid-leaf-4", "cpuid-0x8000001d", "sysfs" or "assumed"
+  std::string measured_source;     // the file measured_bytes came from; empty if none
   int logical_cpus = 1;            // CPUs in this process's affinity mask
   std::vector<int> cpu_ids;        // their ids
 
@@ -66,6 +72,10 @@ struct Machine {
   // Detect afresh (used by current(); exposed for tests and `ridge info`).
   RIDGE_API static Machine detect();
 };
+
+// The per-machine file of `ridge probe --save`: $XDG_CACHE_HOME/ridge/ (else ~/.cache/ridge/),
+// named after the CPU model and the CPU count; Machine::detect() reads it when it exists.
+RIDGE_API std::string measured_machine_path(const Machine& machine);
 
 // The machine as text (for `ridge info`) and as JSON.
 RIDGE_API std::string describe(const Machine& machine);

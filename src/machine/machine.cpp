@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "machine/detectors.hpp"
+#include "machine/measured_file.hpp"
 
 namespace ridge {
 
@@ -72,6 +73,12 @@ Machine Machine::detect() {
     }
   }
   detail::fill_missing_caches(m);
+  const std::string measured = measured_machine_path(m);
+  const detail::MeasuredValues values = detail::read_measured_file(measured);
+  if (!values.empty()) {
+    detail::apply_measured_caches(m, values);
+    m.measured_source = measured;
+  }
   return m;
 }
 
@@ -146,9 +153,13 @@ std::string describe(const Machine& m) {
     } else {
       out << c.associativity << "-way, " << c.sets() << " sets";
     }
-    out << ", shared by " << c.shared_by_cpus << " cpu" << (c.shared_by_cpus == 1 ? "" : "s")
-        << '\n';
+    out << ", shared by " << c.shared_by_cpus << " cpu" << (c.shared_by_cpus == 1 ? "" : "s");
+    if (c.measured_bytes > 0) out << "; measured " << bytes_text(c.measured_bytes);
+    out << '\n';
   }
+  out << "measured  "
+      << (m.measured_source.empty() ? "none (run `ridge probe --save`)" : m.measured_source)
+      << '\n';
   return out.str();
 }
 
@@ -173,7 +184,9 @@ std::string to_json(const Machine& m) {
     out << (i ? ", " : "") << "{\"level\": " << c.level << ", \"kind\": \"" << kind_text(c.kind)
         << "\", \"size_bytes\": " << c.size_bytes << ", \"line_bytes\": " << c.line_bytes
         << ", \"associativity\": " << c.associativity << ", \"sets\": " << c.sets()
-        << ", \"shared_by_cpus\": " << c.shared_by_cpus << '}';
+        << ", \"shared_by_cpus\": " << c.shared_by_cpus;
+    if (c.measured_bytes > 0) out << ", \"measured_bytes\": " << c.measured_bytes;
+    out << '}';
   }
   out << "]}";
   return out.str();

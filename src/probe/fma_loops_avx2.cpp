@@ -3,5 +3,7 @@
 #include "simd/avx2.hpp"
 
 namespace ridge::probe {
-FmaLoops avx2_fma_loops() { return make_fma_loops<simd::Avx2<float>, simd::Avx2<double>>(); }
+FmaLoops avx2_fma_loops() {
+  return make_fma_loops<simd::Avx2<float>, simd::Avx2<double>, 12, 14>();
+}
 }  // namespace ridge::probe

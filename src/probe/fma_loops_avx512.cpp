@@ -3,5 +3,7 @@
 #include "simd/avx512.hpp"
 
 namespace ridge::probe {
-FmaLoops avx512_fma_loops() { return make_fma_loops<simd::Avx512<float>, simd::Avx512<double>>(); }
+FmaLoops avx512_fma_loops() {
+  return make_fma_loops<simd::Avx512<float>, simd::Avx512<double>, 16, 24>();
+}
 }  // namespace ridge::probe

@@ -1,0 +1,41 @@
+// `ridge probe --save`: the measured capacities, peaks and plateaus into the per-machine file
+// that Machine::detect() reads back (src/machine/measured_file.hpp).
+#include <chrono>
+#include <ctime>
+#include <stdexcept>
+
+#include "machine/measured_file.hpp"
+#include "ridge/probe.hpp"
+
+namespace ridge::probe {
+
+std::string save(const Report& r) {
+  ridge::detail::MeasuredValues values;
+  for (const CacheEstimate& c : r.caches) {
+    values["cache.l" + std::to_string(c.level) + ".reported_bytes"] = static_cast<double>(c.reported_bytes);
+    // The latency step is the capacity; the bandwidth step stands in where latency found none.
+    const std::int64_t measured = c.from_latency_bytes > 0 ? c.from_latency_bytes : c.from_bandwidth_bytes;
+    // Whole 4 KiB pages: the step's position is not known better than that.
+    if (measured > 0) values[ridge::detail::measured_cache_key(c.level)] = static_cast<double>(measured / 4096 * 4096);
+  }
+  if (r.clock_ghz.samples > 0) values["clock_ghz"] = r.clock_ghz.median;
+  for (const char* type : {"f64", "f32", "bf16", "int8"})
+    for (bool all : {false, true})
+      if (const double best = best_peak(r, type, all); best > 0)
+        values[std::string("peak_gflops.") + type + (all ? ".all" : ".1")] = best;
+  for (const BandwidthPlateau& p : r.plateaus)
+    values["bandwidth_gbs." + p.kernel + "." + p.level + "." + std::to_string(p.threads)] = p.gbs;
+
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  char stamp[32] = {};
+  std::strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  const std::string path = measured_machine_path(r.machine);
+  const std::string comment = std::string("ridge probe") + (r.quick ? " --quick" : "") + " --save, " +
+                              stamp + ", " + r.machine.model_name + ", " +
+                              std::to_string(r.machine.logical_cpus) + " cpus";
+  if (!ridge::detail::write_measured_file(path, values, comment))
+    throw std::runtime_error("cannot write " + path);
+  return path;
+}
+
+}  // namespace ridge::probe

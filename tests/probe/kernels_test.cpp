@@ -1,0 +1,123 @@
+// The probe's kernels compute what they claim, on every ISA path this CPU has (the others skip):
+// bandwidth kernels element by element, dot-product loops exactly, FMA loops' operation counts.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "probe/bandwidth_kernels.hpp"
+#include "probe/fma_loop.hpp"
+#include "probe/mapped_buffer.hpp"
+#include "probe/peak_compute.hpp"
+#include "ridge/isa.hpp"
+#include "ridge/machine.hpp"
+
+namespace ridge::test {
+namespace {
+
+struct KernelPath {
+  Isa isa;
+  probe::BandwidthKernels (*kernels)();
+};
+
+std::vector<KernelPath> paths() {
+  std::vector<KernelPath> p = {{Isa::generic, probe::generic_bandwidth_kernels}};
+#if defined(__x86_64__)
+  p.push_back({Isa::avx2, probe::avx2_bandwidth_kernels});
+  p.push_back({Isa::avx512, probe::avx512_bandwidth_kernels});
+#endif
+  return p;
+}
+
+class BandwidthKernels : public ::testing::TestWithParam<int> {};
+
+TEST_P(BandwidthKernels, ComputeWhatTheyClaim) {
+  const KernelPath path = paths()[static_cast<std::size_t>(GetParam())];
+  if (!isa_supported(path.isa)) GTEST_SKIP() << "this CPU lacks " << isa_name(path.isa);
+  const probe::BandwidthKernels k = path.kernels();
+  constexpr std::int64_t n = 40 * probe::kBandwidthBlock;
+  probe::detail::MappedBuffer memory(3 * n * sizeof(double), probe::detail::PageRequest::os_default);
+  double* a = reinterpret_cast<double*>(memory.data());
+  double* b = a + n;
+  double* c = b + n;
+  for (std::int64_t i = 0; i < n; ++i) {
+    b[i] = static_cast<double>(i);
+    c[i] = static_cast<double>(2 * i + 1);
+  }
+  // Small integers: every sum and product below is exact, whatever the order or fusion.
+  EXPECT_EQ(k.read(b, n), static_cast<double>(n * (n - 1) / 2));
+  k.triad(a, b, c, 3.0, n);
+  for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(a[i], b[i] + 3.0 * c[i]) << "triad at " << i;
+  k.copy(a, c, n);
+  for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(a[i], c[i]) << "copy at " << i;
+  k.write(a, n, 5.0);
+  for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(a[i], 5.0) << "write at " << i;
+  if (path.isa == Isa::generic) {
+    EXPECT_EQ(k.write_nt, nullptr) << "the portable path has no streaming store";
+  } else {
+    ASSERT_NE(k.write_nt, nullptr);
+    k.write_nt(a, n, 7.0);
+    for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(a[i], 7.0) << "write_nt at " << i;
+  }
+  // Untouched neighbours: the kernels stop at n.
+  EXPECT_EQ(b[0], 0.0);
+  EXPECT_EQ(c[n - 1], static_cast<double>(2 * n - 1));
+}
+
+INSTANTIATE_TEST_SUITE_P(Paths, BandwidthKernels, ::testing::Range(0, static_cast<int>(paths().size())));
+
+TEST(PeakLoops, CountTheOperationsTheyDo) {
+  const std::vector<probe::detail::PeakCase> cases = probe::detail::peak_cases(
+      Machine::current().isa, isa_supported(Isa::avx2), isa_supported(Isa::avx512));
+  for (const probe::detail::PeakCase& c : cases) {
+    SCOPED_TRACE(std::string(c.isa) + " " + c.type);
+    for (const probe::ChainedLoop& loop : {c.loops.base, c.loops.more}) {
+      volatile double sink = 0;
+      const std::int64_t ops_100 = loop.run(100, &sink);
+      EXPECT_TRUE(std::isfinite(sink));
+      EXPECT_GT(ops_100, 0);
+      EXPECT_EQ(loop.run(300, &sink), 3 * ops_100) << "operations grow with the iterations";
+      EXPECT_EQ(ops_100 % (100 * loop.chains), 0) << "a whole number of operations per chain step";
+    }
+    EXPECT_GT(c.loops.more.chains, c.loops.base.chains);
+  }
+}
+
+TEST(PeakLoops, DotProductsComputeTheirSums) {
+  const IsaFeatures& f = Machine::current().isa;
+  if (!isa_supported(Isa::avx512) || !f.avx512_vnni) GTEST_SKIP() << "this CPU lacks AVX512_VNNI";
+  const probe::DotLoops dots = probe::avx512_dot_loops();
+  // int8: every step adds 4 x (3 x -2) to each lane of each chain; chain c starts at c. The sink
+  // holds lane 0 + lane 15 of the sum over chains.
+  for (const probe::ChainedLoop& loop : {dots.int8.base, dots.int8.more}) {
+    volatile double sink = 0;
+    constexpr std::int64_t kSteps = 1000;
+    EXPECT_EQ(loop.run(kSteps, &sink), kSteps * loop.chains * 16 * 8);
+    const double per_lane = loop.chains * (loop.chains - 1) / 2.0 - 24.0 * kSteps * loop.chains;
+    EXPECT_EQ(sink, 2 * per_lane);
+  }
+}
+
+TEST(PeakLoops, GuardsSkipWhatTheCpuLacks) {
+  // A CPU with no AVX at all gets only the baseline loops.
+  IsaFeatures none;
+  for (const probe::detail::PeakCase& c : probe::detail::peak_cases(none, false, false)) {
+    EXPECT_NE(std::string(c.isa), "avx2");
+    EXPECT_NE(std::string(c.isa), "avx512");
+  }
+  // AVX-512 without the BF16 and VNNI extensions: FMA rows, no dot-product rows.
+  IsaFeatures avx512_only;
+  avx512_only.avx512f = true;
+  for (const probe::detail::PeakCase& c : probe::detail::peak_cases(avx512_only, true, true)) {
+    EXPECT_NE(std::string(c.type), "bf16");
+    EXPECT_NE(std::string(c.type), "int8");
+  }
+  // And the public entry point refuses a path this CPU cannot run.
+  for (Isa isa : {Isa::avx2, Isa::avx512})
+    if (!isa_supported(isa)) {
+      EXPECT_THROW(probe::fma_peak_gflops(probe::FmaType::f32, 1, isa), std::invalid_argument);
+    }
+}
+
+}  // namespace
+}  // namespace ridge::test

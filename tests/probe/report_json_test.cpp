@@ -1,0 +1,78 @@
+// The JSON form of a probe report: parses, has the keys of the issue's schema with the right
+// shapes, and leaves out what was not measured instead of writing zero.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "ridge/probe.hpp"
+
+namespace ridge::test {
+namespace {
+
+probe::Figure figure(double median) { return {median, 0.02, 5, false}; }
+
+// A report as a 2-CPU AVX2 machine without bf16/int8 would produce it.
+probe::Report synthetic_report() {
+  probe::Report r;
+  r.machine = Machine::current();
+  r.machine.logical_cpus = 2;
+  r.machine.cpu_ids = {0, 1};
+  r.clock_ghz = figure(3.6);
+  r.peaks.push_back({"avx2", "f32", 12, figure(115), figure(230), 14, figure(115.5)});
+  r.peaks.push_back({"sse", "f32", 12, figure(55), figure(110), 14, figure(56)});
+  r.peaks.push_back({"avx2", "f64", 12, figure(57), figure(114), 14, figure(57)});
+  r.bandwidth.push_back({"triad", 1, 256 << 20, (256 << 20) - 1536, figure(25)});
+  r.plateaus.push_back({"triad", "dram", 1, 25, 2, false});
+  r.plateaus.push_back({"triad", "dram", 2, 34, 2, true});
+  r.plateaus.push_back({"read", "l1", 1, 190, 2, false});
+  r.latency.push_back({4096, true, 1.0, figure(1.1)});
+  r.latency.push_back({1 << 30, true, 1.0, figure(190)});
+  r.latency.push_back({1 << 30, false, 0.0, figure(300)});
+  r.caches.push_back({1, 32 << 10, 36 << 10, 0, 1.1});
+  r.coherence_measured = true;
+  r.coherence.cpus = {0, 1};
+  r.coherence.core_to_core_ns = {{probe::Figure{}, figure(55)}, {figure(55), probe::Figure{}}};
+  r.coherence.atomics.push_back({"fetch_add relaxed", figure(2), figure(8)});
+  r.notes.push_back("a \"quoted\" note");
+  return r;
+}
+
+TEST(ProbeJson, HasTheSchemaOfTheIssue) {
+  const nlohmann::json j = nlohmann::json::parse(probe::to_json(synthetic_report()));
+  EXPECT_TRUE(j["machine"].is_object());
+  EXPECT_TRUE(j["machine"].contains("caches"));
+  EXPECT_DOUBLE_EQ(j["peak_gflops"]["f32"]["1"].get<double>(), 115);  // the best ISA
+  EXPECT_DOUBLE_EQ(j["peak_gflops"]["f32"]["all"].get<double>(), 230);
+  EXPECT_DOUBLE_EQ(j["peak_gflops"]["f64"]["all"].get<double>(), 114);
+  EXPECT_DOUBLE_EQ(j["bandwidth_gbs"]["triad"]["dram"]["1"].get<double>(), 25);
+  EXPECT_DOUBLE_EQ(j["bandwidth_gbs"]["triad"]["dram"]["2"].get<double>(), 34);
+  EXPECT_DOUBLE_EQ(j["bandwidth_gbs"]["read"]["l1"]["1"].get<double>(), 190);
+  ASSERT_TRUE(j["latency_ns"].is_array());
+  ASSERT_EQ(j["latency_ns"].size(), 2u);  // the curve; the 4 KiB-page point is in latency_curve
+  EXPECT_EQ(j["latency_ns"][1]["bytes"].get<std::int64_t>(), 1 << 30);
+  EXPECT_DOUBLE_EQ(j["latency_ns"][1]["ns"].get<double>(), 190);
+  EXPECT_EQ(j["latency_curve"].size(), 3u);
+  const nlohmann::json& matrix = j["core_to_core_ns"];
+  ASSERT_EQ(matrix.size(), 2u);
+  ASSERT_EQ(matrix[0].size(), 2u);
+  EXPECT_TRUE(matrix[0][0].is_null());
+  EXPECT_DOUBLE_EQ(matrix[0][1].get<double>(), 55);
+  EXPECT_EQ(j["notes"][0].get<std::string>(), "a \"quoted\" note");
+}
+
+TEST(ProbeJson, OmitsWhatWasNotMeasured) {
+  probe::Report r = synthetic_report();
+  const nlohmann::json j = nlohmann::json::parse(probe::to_json(r));
+  EXPECT_FALSE(j["peak_gflops"].contains("bf16"));
+  EXPECT_FALSE(j["peak_gflops"].contains("int8"));
+  EXPECT_FALSE(j["bandwidth_gbs"]["triad"].contains("l1"));
+  EXPECT_FALSE(j["caches"][0].contains("from_bandwidth_bytes"));
+  r.coherence_measured = false;
+  r.peaks.clear();
+  const nlohmann::json bare = nlohmann::json::parse(probe::to_json(r));
+  EXPECT_FALSE(bare.contains("core_to_core_ns"));
+  EXPECT_TRUE(bare["peak_gflops"].empty());
+}
+
+}  // namespace
+}  // namespace ridge::test
