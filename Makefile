@@ -1,5 +1,5 @@
 # The README's two commands. Each installs what is missing (Debian packages), builds, and runs.
-#   make bench   the main job: a short GEMM sweep against the installed peer libraries
+#   make bench   the main job: machine, quick probe, a short GEMM sweep against the peer libraries
 #   make test    the whole test suite (GoogleTest through CTest)
 
 BUILD_PACKAGES := cmake g++ make googletest libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev
@@ -30,6 +30,7 @@ build: deps
 
 bench: build peers
 	$(RIDGE) info
+	$(RIDGE) probe --quick
 	$(RIDGE) bench gemm --threads 1 --runs 5 --vs openblas --vs blis --vs onednn \
 	  --shapes 64x64x64,256x256x256,1024x1024x1024,8x4096x4096,1000x1000x1000
 
