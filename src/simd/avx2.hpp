@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include "simd/x86_transpose.hpp"
+
 namespace ridge::simd {
 
 namespace avx2_detail {
@@ -42,17 +44,10 @@ struct Avx2<float> {
   static reg fma(reg a, reg b, reg c) { return _mm256_fmadd_ps(a, b, c); }
   static reg mul(reg a, reg b) { return _mm256_mul_ps(a, b); }
   static reg add(reg a, reg b) { return _mm256_add_ps(a, b); }
-  // dst[r * dst_stride + c] = src[c * src_stride + r] for r, c < 4 (SSE shuffles).
+  // dst[r * dst_stride + c] = src[c * src_stride + r] for r, c < 4.
   static void transpose_4x4(const float* src, std::int64_t src_stride, float* dst,
                             std::int64_t dst_stride) {
-    __m128 r0 = _mm_loadu_ps(src), r1 = _mm_loadu_ps(src + src_stride);
-    __m128 r2 = _mm_loadu_ps(src + 2 * src_stride), r3 = _mm_loadu_ps(src + 3 * src_stride);
-    const __m128 t0 = _mm_unpacklo_ps(r0, r1), t1 = _mm_unpackhi_ps(r0, r1);
-    const __m128 t2 = _mm_unpacklo_ps(r2, r3), t3 = _mm_unpackhi_ps(r2, r3);
-    _mm_storeu_ps(dst, _mm_movelh_ps(t0, t2));
-    _mm_storeu_ps(dst + dst_stride, _mm_movehl_ps(t2, t0));
-    _mm_storeu_ps(dst + 2 * dst_stride, _mm_movelh_ps(t1, t3));
-    _mm_storeu_ps(dst + 3 * dst_stride, _mm_movehl_ps(t3, t1));
+    x86::transpose_4x4<Avx2>(src, src_stride, dst, dst_stride);
   }
   static float reduce_add(reg a) {
     __m128 s = _mm_add_ps(_mm256_castps256_ps128(a), _mm256_extractf128_ps(a, 1));
@@ -83,18 +78,10 @@ struct Avx2<double> {
   static reg fma(reg a, reg b, reg c) { return _mm256_fmadd_pd(a, b, c); }
   static reg mul(reg a, reg b) { return _mm256_mul_pd(a, b); }
   static reg add(reg a, reg b) { return _mm256_add_pd(a, b); }
-  // dst[r * dst_stride + c] = src[c * src_stride + r] for r, c < 4 (AVX shuffles).
+  // dst[r * dst_stride + c] = src[c * src_stride + r] for r, c < 4.
   static void transpose_4x4(const double* src, std::int64_t src_stride, double* dst,
                             std::int64_t dst_stride) {
-    const __m256d r0 = _mm256_loadu_pd(src), r1 = _mm256_loadu_pd(src + src_stride);
-    const __m256d r2 = _mm256_loadu_pd(src + 2 * src_stride);
-    const __m256d r3 = _mm256_loadu_pd(src + 3 * src_stride);
-    const __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
-    const __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
-    _mm256_storeu_pd(dst, _mm256_permute2f128_pd(t0, t2, 0x20));
-    _mm256_storeu_pd(dst + dst_stride, _mm256_permute2f128_pd(t1, t3, 0x20));
-    _mm256_storeu_pd(dst + 2 * dst_stride, _mm256_permute2f128_pd(t0, t2, 0x31));
-    _mm256_storeu_pd(dst + 3 * dst_stride, _mm256_permute2f128_pd(t1, t3, 0x31));
+    x86::transpose_4x4<Avx2>(src, src_stride, dst, dst_stride);
   }
   static double reduce_add(reg a) {
     __m128d s = _mm_add_pd(_mm256_castpd256_pd128(a), _mm256_extractf128_pd(a, 1));

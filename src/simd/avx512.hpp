@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include "simd/x86_transpose.hpp"
+
 namespace ridge::simd {
 
 template <class T>
@@ -33,17 +35,10 @@ struct Avx512<float> {
   static reg add(reg a, reg b) { return _mm512_add_ps(a, b); }
   // Through memory: GCC 12's _mm512_reduce_add_* trips -Wuninitialized (GCC bug 105593), and
   // no kernel reduces in its inner loop.
-  // dst[r * dst_stride + c] = src[c * src_stride + r] for r, c < 4 (SSE shuffles).
+  // dst[r * dst_stride + c] = src[c * src_stride + r] for r, c < 4.
   static void transpose_4x4(const float* src, std::int64_t src_stride, float* dst,
                             std::int64_t dst_stride) {
-    __m128 r0 = _mm_loadu_ps(src), r1 = _mm_loadu_ps(src + src_stride);
-    __m128 r2 = _mm_loadu_ps(src + 2 * src_stride), r3 = _mm_loadu_ps(src + 3 * src_stride);
-    const __m128 t0 = _mm_unpacklo_ps(r0, r1), t1 = _mm_unpackhi_ps(r0, r1);
-    const __m128 t2 = _mm_unpacklo_ps(r2, r3), t3 = _mm_unpackhi_ps(r2, r3);
-    _mm_storeu_ps(dst, _mm_movelh_ps(t0, t2));
-    _mm_storeu_ps(dst + dst_stride, _mm_movehl_ps(t2, t0));
-    _mm_storeu_ps(dst + 2 * dst_stride, _mm_movelh_ps(t1, t3));
-    _mm_storeu_ps(dst + 3 * dst_stride, _mm_movehl_ps(t3, t1));
+    x86::transpose_4x4<Avx512>(src, src_stride, dst, dst_stride);
   }
   static float reduce_add(reg a) {
     alignas(64) float lanes[width];
@@ -73,18 +68,10 @@ struct Avx512<double> {
   static reg fma(reg a, reg b, reg c) { return _mm512_fmadd_pd(a, b, c); }
   static reg mul(reg a, reg b) { return _mm512_mul_pd(a, b); }
   static reg add(reg a, reg b) { return _mm512_add_pd(a, b); }
-  // dst[r * dst_stride + c] = src[c * src_stride + r] for r, c < 4 (AVX shuffles).
+  // dst[r * dst_stride + c] = src[c * src_stride + r] for r, c < 4.
   static void transpose_4x4(const double* src, std::int64_t src_stride, double* dst,
                             std::int64_t dst_stride) {
-    const __m256d r0 = _mm256_loadu_pd(src), r1 = _mm256_loadu_pd(src + src_stride);
-    const __m256d r2 = _mm256_loadu_pd(src + 2 * src_stride);
-    const __m256d r3 = _mm256_loadu_pd(src + 3 * src_stride);
-    const __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
-    const __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
-    _mm256_storeu_pd(dst, _mm256_permute2f128_pd(t0, t2, 0x20));
-    _mm256_storeu_pd(dst + dst_stride, _mm256_permute2f128_pd(t1, t3, 0x20));
-    _mm256_storeu_pd(dst + 2 * dst_stride, _mm256_permute2f128_pd(t0, t2, 0x31));
-    _mm256_storeu_pd(dst + 3 * dst_stride, _mm256_permute2f128_pd(t1, t3, 0x31));
+    x86::transpose_4x4<Avx512>(src, src_stride, dst, dst_stride);
   }
   static double reduce_add(reg a) {
     alignas(64) double lanes[width];
