@@ -75,10 +75,16 @@ struct Loops {
             // Loop 1: MR-row micro-panels of A streaming from L2/L3.
             for (std::int64_t ir = 0; ir < mc; ir += MR) {
               const int m = static_cast<int>(std::min<std::int64_t>(MR, mc - ir));
-              micro_tile<V, MV, NR>(kc, a_packed + ir * kc, MR,
-                                    PackedB<V, NR>{b_packed + jr * kc},
-                                    p.c + (ic + ir) + (jc + jr) * p.ldc, p.ldc, p.alpha, beta, m, n,
-                                    true);
+              const T* a_panel = a_packed + ir * kc;
+              const PackedB<V, NR> b_panel{b_packed + jr * kc};
+              T* c = p.c + (ic + ir) + (jc + jr) * p.ldc;
+              // A last tile of at most one vector of rows (M = 1000: 8 rows) runs the
+              // one-vector kernel instead of spending MV times the FMAs on zero padding.
+              if (MV > 1 && m <= V::width) {
+                micro_tile<V, 1, NR>(kc, a_panel, MR, b_panel, c, p.ldc, p.alpha, beta, m, n, true);
+              } else {
+                micro_tile<V, MV, NR>(kc, a_panel, MR, b_panel, c, p.ldc, p.alpha, beta, m, n, true);
+              }
             }
           }
         }
