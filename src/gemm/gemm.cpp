@@ -65,7 +65,8 @@ void strides(const MatrixView<T>& v, std::int64_t& rs, std::int64_t& cs) {
 }
 
 template <class T>
-void gemm_impl(T alpha, MatrixView<const T> a, MatrixView<const T> b, T beta, MatrixView<T> c) {
+void gemm_impl(T alpha, const MatrixView<const T>& a, const MatrixView<const T>& b, T beta,
+               const MatrixView<T>& c) {
   if (!view_valid(a) || !view_valid(b) || !view_valid(c) || c.trans != Transpose::none ||
       a.op_rows() != c.rows || b.op_cols() != c.cols || a.op_cols() != b.op_rows())
     report_invalid(a, b, c);
@@ -80,13 +81,13 @@ void gemm_impl(T alpha, MatrixView<const T> a, MatrixView<const T> b, T beta, Ma
 
 }  // namespace
 
-void gemm(float alpha, MatrixView<const float> a, MatrixView<const float> b, float beta,
-          MatrixView<float> c) {
+void gemm(float alpha, const MatrixView<const float>& a, const MatrixView<const float>& b,
+          float beta, const MatrixView<float>& c) {
   gemm_impl(alpha, a, b, beta, c);
 }
 
-void gemm(double alpha, MatrixView<const double> a, MatrixView<const double> b, double beta,
-          MatrixView<double> c) {
+void gemm(double alpha, const MatrixView<const double>& a, const MatrixView<const double>& b,
+          double beta, const MatrixView<double>& c) {
   gemm_impl(alpha, a, b, beta, c);
 }
 

@@ -26,15 +26,15 @@ struct Loops {
   // One tile of exactly N <= NR columns and Vectors vector registers of rows, for either kind
   // of B access.
   template <int Vectors, int N, class BAccess>
-  static void strip(std::int64_t kc, const T* a, std::int64_t a_k_stride, BAccess b, T* c,
+  static void strip(std::int64_t kc, const T* a, std::int64_t a_k_stride, const BAccess& b, T* c,
                     std::int64_t ldc, T alpha, T beta, int m, bool full_rows,
                     std::int64_t a_prefetch) {
     micro_tile<V, Vectors, N>(kc, a, a_k_stride, b, c, ldc, alpha, beta, m, N, full_rows,
                               a_prefetch);
   }
   template <class BAccess>
-  using StripFn = void (*)(std::int64_t, const T*, std::int64_t, BAccess, T*, std::int64_t, T, T,
-                           int, bool, std::int64_t);
+  using StripFn = void (*)(std::int64_t, const T*, std::int64_t, const BAccess&, T*, std::int64_t,
+                           T, T, int, bool, std::int64_t);
   template <int Vectors, class BAccess, int... I>
   static constexpr std::array<StripFn<BAccess>, sizeof...(I)> strips(
       std::integer_sequence<int, I...>) {
