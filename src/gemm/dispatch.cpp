@@ -54,6 +54,13 @@ TypedKernels<T> typed(KernelSet<T> kernels) {
   return {kernels, derive_block_sizes(Machine::current(), kernels.mr, kernels.nr, sizeof(T))};
 }
 
+template <class T>
+void log_choice(Isa isa, const char* type, const TypedKernels<T>& t) {
+  std::fprintf(stderr, "ridge: %s %s gemm: MR=%d NR=%d MC=%lld KC=%lld NC=%lld\n", isa_name(isa),
+               type, t.kernels.mr, t.kernels.nr, static_cast<long long>(t.blocks.mc),
+               static_cast<long long>(t.blocks.kc), static_cast<long long>(t.blocks.nc));
+}
+
 DispatchTable build_table(Isa isa) {
   DispatchTable table;
   table.isa = isa;
@@ -74,14 +81,8 @@ DispatchTable build_table(Isa isa) {
       break;
   }
   if (detail::verbose()) {
-    for (const auto* k : {&table.f32.blocks, &table.f64.blocks}) {
-      const bool f32 = k == &table.f32.blocks;
-      std::fprintf(stderr, "ridge: %s %s gemm: MR=%d NR=%d MC=%lld KC=%lld NC=%lld\n",
-                   isa_name(isa), f32 ? "f32" : "f64", f32 ? table.f32.kernels.mr : table.f64.kernels.mr,
-                   f32 ? table.f32.kernels.nr : table.f64.kernels.nr,
-                   static_cast<long long>(k->mc), static_cast<long long>(k->kc),
-                   static_cast<long long>(k->nc));
-    }
+    log_choice(isa, "f32", table.f32);
+    log_choice(isa, "f64", table.f64);
   }
   return table;
 }

@@ -9,7 +9,6 @@
 #include <cstdint>
 #include <mutex>
 #include <thread>
-#include <vector>
 
 namespace ridge::detail {
 namespace {
@@ -59,13 +58,12 @@ class Pool {
   Pool() = default;
 
   void ensure_workers(int needed) {
-    while (static_cast<int>(workers_.size()) < needed) {
-      const int index = static_cast<int>(workers_.size()) + 1;
+    while (workers_ < needed) {
+      const int index = ++workers_;
       // The worker starts from the generation before the job about to be published, which it
       // may only see after that job is out.
       const std::uint64_t generation = job_.load() >> 32;
-      workers_.push_back(new std::thread([this, index, generation] { worker_loop(index, generation); }));
-      workers_.back()->detach();
+      std::thread([this, index, generation] { worker_loop(index, generation); }).detach();
     }
   }
 
@@ -114,7 +112,7 @@ class Pool {
   }
 
   std::mutex call_mutex_;
-  std::vector<std::thread*> workers_;  // detached; abandoned in a fork child
+  int workers_ = 0;  // started so far, detached (a fork child starts a new pool)
   const std::function<void(int)>* task_ = nullptr;
   std::atomic<std::uint64_t> job_{0};  // generation << 32 | workers taking part (1..count)
   std::atomic<int> remaining_{0};

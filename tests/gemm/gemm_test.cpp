@@ -130,13 +130,8 @@ TYPED_TEST(GemmTest, PackedLoopsAcrossSmallBlocks) {
           c.fill_random(rng);
           const Reference<T> want = reference_gemm(T(0.5), a, ta, b, tb, T(2), c);
           std::int64_t a_rs, a_cs, b_rs, b_cs;
-          const auto va = a.view(ta), vb = b.view(tb);
-          a_rs = va.layout == Layout::row_major ? va.ld : 1;
-          a_cs = va.layout == Layout::row_major ? 1 : va.ld;
-          if (ta == Transpose::transpose) std::swap(a_rs, a_cs);
-          b_rs = vb.layout == Layout::row_major ? vb.ld : 1;
-          b_cs = vb.layout == Layout::row_major ? 1 : vb.ld;
-          if (tb == Transpose::transpose) std::swap(b_rs, b_cs);
+          op_strides(a.view(ta), a_rs, a_cs);
+          op_strides(b.view(tb), b_rs, b_cs);
           const auto problem = gemm_detail::Problem<T>::from_strides(
               m, n, k, T(0.5), a.data(), a_rs, a_cs, b.data(), b_rs, b_cs, T(2), c.data(),
               row_c ? c.ld : 1, row_c ? 1 : c.ld);

@@ -7,6 +7,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ridge/gemm.hpp"
@@ -62,6 +63,14 @@ struct Matrix {
     return true;
   }
 };
+
+// Element strides of op(X) (along its rows, along its columns), as the internal problem takes them.
+template <class T>
+void op_strides(const MatrixView<T>& v, std::int64_t& rs, std::int64_t& cs) {
+  rs = v.layout == Layout::row_major ? v.ld : 1;
+  cs = v.layout == Layout::row_major ? 1 : v.ld;
+  if (v.trans == Transpose::transpose) std::swap(rs, cs);
+}
 
 template <class T>
 T op_at(const Matrix<T>& x, Transpose t, std::int64_t i, std::int64_t j) {

@@ -58,7 +58,6 @@ struct Options {
 };
 
 // One contender: a name and a function that runs the GEMM once.
-template <class T>
 struct Contender {
   std::string name;
   std::function<void()> call;
@@ -103,7 +102,7 @@ void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& pe
 
   std::mt19937 rng(42);
   std::vector<double> log_ratio_sum(peers.size(), 0.0);
-  std::vector<double> log_best_sum(1, 0.0);
+  double log_best_sum = 0;
   int counted = 0;
   for (const Shape& s : shapes) {
     std::vector<T> a(static_cast<std::size_t>(std::max<std::int64_t>(1, s.m * s.k)));
@@ -113,7 +112,7 @@ void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& pe
     fill_random(b, rng);
     const std::int64_t lda = std::max<std::int64_t>(1, s.k), ldb = std::max<std::int64_t>(1, s.n),
                        ldc = std::max<std::int64_t>(1, s.n);
-    std::vector<Contender<T>> contenders;
+    std::vector<Contender> contenders;
     contenders.push_back({"ridge", [&] {
                             gemm(T(1), row_major<const T>(a.data(), s.m, s.k, lda),
                                  row_major<const T>(b.data(), s.k, s.n, ldb), T(0),
@@ -183,7 +182,7 @@ void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& pe
     }
     if (best_peer > 0) {
       std::printf("  vs best %.2fx", mine.median / best_peer);
-      log_best_sum[0] += std::log(mine.median / best_peer);
+      log_best_sum += std::log(mine.median / best_peer);
     }
     std::printf("\n");
     std::fflush(stdout);
@@ -193,7 +192,7 @@ void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& pe
     std::printf("geometric mean of ratios:");
     for (std::size_t i = 0; i < peers.size(); ++i)
       std::printf(" vs %s %.3fx;", peers[i]->name().c_str(), std::exp(log_ratio_sum[i] / counted));
-    std::printf(" vs best peer per shape %.3fx\n", std::exp(log_best_sum[0] / counted));
+    std::printf(" vs best peer per shape %.3fx\n", std::exp(log_best_sum / counted));
   }
 }
 
