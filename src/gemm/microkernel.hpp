@@ -23,12 +23,26 @@ struct PackedB {
 
 // B read in place: element (p, j) at b[p * rs + j * cs] (the unpacked path for small and skinny
 // problems, where packing B would cost more than it saves).
+//
+// Column j is addressed as (j / 4)'s group base plus 0, 1, 2 or 3 times cs, which the compiler
+// keeps as one pointer per group and three index registers. Written as b + j * cs, GCC 12 keeps
+// one offset per column instead, runs out of registers for a 16- or 24-column tile and reloads
+// offsets from the stack inside the k loop. Measured, a 16 x 16 x 16 sgemm tile on Zen 4: 100 ns
+// as b + j * cs, 90 ns grouped (76 ns from a packed B).
 template <class V>
 struct StridedB {
   using T = typename V::scalar;
   const T* b;
   std::int64_t rs, cs;
-  typename V::reg broadcast(int j) const { return V::broadcast(b + j * cs); }
+  typename V::reg broadcast(int j) const {
+    const T* group = b + (j / 4) * 4 * cs;
+    switch (j % 4) {
+      case 0: return V::broadcast(group);
+      case 1: return V::broadcast(group + cs);
+      case 2: return V::broadcast(group + 2 * cs);
+      default: return V::broadcast(group + 3 * cs);
+    }
+  }
   void next() { b += rs; }
 };
 
@@ -41,7 +55,7 @@ struct StridedB {
 //   pattern the hardware prefetchers miss, so it fetches the tiles ahead itself.
 // beta == 0 means C is not read (NaN already in C does not propagate).
 template <class V, int MV, int NR, class BAccess>
-inline void micro_tile(std::int64_t kc, const typename V::scalar* a, std::int64_t a_k_stride,
+[[gnu::always_inline]] inline void micro_tile(std::int64_t kc, const typename V::scalar* a, std::int64_t a_k_stride,
                        BAccess b, typename V::scalar* c, std::int64_t ldc,
                        typename V::scalar alpha, typename V::scalar beta, int m, int n,
                        bool full_rows, std::int64_t a_prefetch = 0) {
