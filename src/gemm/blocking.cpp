@@ -15,6 +15,7 @@
 #include "gemm/blocking.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 namespace ridge::gemm_detail {
 namespace {
@@ -63,7 +64,21 @@ BlockSizes derive_block_sizes(const Machine& machine, int mr, int nr, int elemen
   // Measured on Zen 4 (sgemm, 1 thread): 512^3 (B = 1 MiB) 106-112 GFLOP/s direct against
   // 105-107 packed; 1024^3 (4 MiB) 91 against 106.
   b.direct_b = std::max<std::int64_t>(1, l2.size_bytes / e);
+  b.l1_line = g1.line;
+  b.l1_sets = g1.sets;
+  b.l1_ways = g1.ways;
   return b;
+}
+
+std::int64_t l1_lines_per_set(std::int64_t stride_bytes, std::int64_t columns,
+                              const BlockSizes& blocks) {
+  if (columns <= 1) return columns;
+  // A stride that is not a whole number of lines moves each column to a new offset within its
+  // line, so the columns spread over sets; take them as one line per set.
+  if (stride_bytes % blocks.l1_line != 0) return 1;
+  const std::int64_t stride_lines = stride_bytes / blocks.l1_line;
+  const std::int64_t sets_touched = blocks.l1_sets / std::gcd(stride_lines, blocks.l1_sets);
+  return (columns + sets_touched - 1) / sets_touched;
 }
 
 }  // namespace ridge::gemm_detail

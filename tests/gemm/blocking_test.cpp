@@ -49,6 +49,19 @@ TEST(Blocking, LargerCachesGiveLargerBlocks) {
   }
 }
 
+TEST(Blocking, ColumnsAWayApartShareOneL1Set) {
+  // 32 KiB, 8 ways, 64 B lines: 64 sets, a way is 4 KiB.
+  const Machine zen4 = machine_with(32 << 10, 8, 1 << 20, 8, 32 << 20, 16, 8);
+  const gemm_detail::BlockSizes b = gemm_detail::derive_block_sizes(zen4, 32, 12, 4);
+  EXPECT_EQ(gemm_detail::l1_lines_per_set(16384, 12, b), 12);  // every column in one set
+  EXPECT_EQ(gemm_detail::l1_lines_per_set(4096, 12, b), 12);
+  EXPECT_EQ(gemm_detail::l1_lines_per_set(2048, 12, b), 6);    // two sets
+  EXPECT_EQ(gemm_detail::l1_lines_per_set(1024, 12, b), 3);
+  EXPECT_EQ(gemm_detail::l1_lines_per_set(4096 + 64, 12, b), 1);  // one set per column
+  EXPECT_EQ(gemm_detail::l1_lines_per_set(4100, 12, b), 1);       // not whole lines: spread
+  EXPECT_EQ(gemm_detail::l1_lines_per_set(4096, 1, b), 1);
+}
+
 TEST(Blocking, MissingCachesStillGiveUsableBlocks) {
   Machine bare;  // no cache information at all
   const gemm_detail::BlockSizes b = gemm_detail::derive_block_sizes(bare, 8, 6, 4);

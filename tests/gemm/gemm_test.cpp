@@ -154,6 +154,13 @@ TYPED_TEST(GemmTest, SkinnyShapes) {
   }
   const std::int64_t long_k = 2 * this->table().blocks.kc + 3;  // several depth blocks
   this->check_all_layouts(8, 70, long_k, TypeParam(-1), TypeParam(1));
+  // Rows of the small operand exactly 4 KiB apart: they would crowd one L1 set, so the direct
+  // path packs its depth slices although the whole operand fits L2.
+  const std::int64_t page_k = 4096 / sizeof(TypeParam);
+  for (std::int64_t small : {8, 32}) {
+    this->check_all_layouts(small, 100, page_k, TypeParam(1), TypeParam(0.5));
+    this->check_all_layouts(100, small, page_k, TypeParam(1), TypeParam(0.5));
+  }
 }
 
 TYPED_TEST(GemmTest, AlphaBetaSpecialValues) {
