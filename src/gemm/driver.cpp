@@ -21,11 +21,21 @@ constexpr std::int64_t kSkinny = 32;
 // 2 cores: 64^3 sgemm is 1.3x faster on 2 threads than on 1 (oneDNN threads it too).
 constexpr std::int64_t kMinFmaPerThread = 48 * 48 * 48;
 // On the direct path each of a tile's depth steps reads A from its own column: KC concurrent
-// memory streams. A narrow B (little work per element of A) leaves too little time per tile to
-// keep many streams fed, so the depth shrinks with B's width, this many steps per column.
-// Measured, 1x4096x4096 sgemm: depth 8 reads B at 22.7 GB/s, 32 at 14.9, 596 at 13.1;
-// 32x4096x4096: depth 64 gave 81 GFLOP/s, 256 94.
-constexpr std::int64_t kDirectDepthPerColumn = 8;
+// memory streams. With B one or two columns wide the product is bound by reading A (<= 1 FLOP
+// per byte of sgemm) and a tile is over too fast to keep many streams fed: a few deep steps
+// read A fastest. Wider, the work per tile hides the streams, and a deeper KC saves passes of C
+// through the caches: the depth grows with B's width. Measured, M x 4096 x 4096 sgemm, 1
+// thread, GFLOP/s at depth 8 / 16 / 32 / 64 / 128 / 256 / 512:
+//   M = 1:  12.1  9.2  7.6  6.7  6.6  6.5  6.4     M = 8:  43  60  67  73  80  71  71
+//   M = 2:  17.6 16.1 14.3 13.3 13.3 13.2 13.2     M = 16: 31  48  62  68  74  78  73
+//   M = 4:  33.3 32.8 32.7 36.7 39.2 36.7 33.4     M = 32: 37  54  70  81  87  81  91
+constexpr std::int64_t kStreamBoundWidth = 2;
+constexpr std::int64_t kStreamBoundDepth = 8;
+constexpr std::int64_t kDirectDepthPerColumn = 16;
+
+std::int64_t direct_depth(std::int64_t n) {
+  return n <= kStreamBoundWidth ? kStreamBoundDepth : kDirectDepthPerColumn * n;
+}
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
@@ -89,7 +99,7 @@ void run(const Problem<T>& p) {
   // From the whole problem, not a thread's block: the depth blocking fixes the rounding, which
   // must not depend on the thread count.
   BlockSizes direct_blocks = blocks;
-  direct_blocks.kc = std::min(blocks.kc, kDirectDepthPerColumn * p.n);
+  direct_blocks.kc = std::min(blocks.kc, direct_depth(p.n));
   // The direct path (A never packed) while B stays in L2, where every tile of A rereads it
   // from: all of B read in place (BlockSizes::direct_b), or one depth slice of B packed at a
   // time -- which saves packing A, a full extra pass over the larger operand, when B is narrow
