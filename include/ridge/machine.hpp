@@ -50,6 +50,10 @@ struct CacheLevel {
   // size_bytes: on a 2-vCPU KVM slice of a Zen 4 EPYC, CPUID reports a 32 MiB L3 while one
   // process sees L3 latency only up to about 6-7 MiB.
   std::int64_t measured_bytes = 0;
+  // The working set up to which streaming reads keep this level's bandwidth, from the same
+  // probe's bandwidth curve; 0 when not measured. The hardware prefetchers hide latency for a
+  // stream, so this can exceed measured_bytes (that VM: 8.8 MiB against 5 MiB for its L3).
+  std::int64_t streaming_bytes = 0;
   std::int64_t sets() const;
 };
 

@@ -12,6 +12,16 @@
 //    share of L3 (less a way for C), and the packed KC x NC panel of B the other half: at 4096^3
 //    MC = 320 (L2) gave 106 GFLOP/s on 1 thread and 205 on 2, MC = 3072 (L3) 110 and 219.
 //  Without an L3 the shares are taken from L2.
+//
+// Capacities are what `ridge probe --save` measured where it has (CacheLevel), else what the CPU
+// reports. The packed blocks are read as streams, so the capacity for streaming reads (from the
+// probe's bandwidth curve) comes first, then the latency one. On the 2-vCPU Zen 4 VM, CPUID's
+// 32 MiB L3 gives MC = 3072, NC = 3516; the measured 8.8-9.8 MiB (two probe runs) gives
+// MC = 832-928, NC = 960-1080. The choice is not fragile: sgemm at 1000^3, 2048^3, 4096^3,
+// 4096 x 4096 x 128 and 512 x 4096 x 11008, 1 and 2 threads, ran within 3% (the run-to-run
+// noise) for every MC:NC from 832:960 to 3072:3516; only 448:528 (from the latency capacity,
+// 5 MiB) fell 2-4% behind at 2048^3 and 4096^3. Likewise the direct path's limit (measured L2,
+// 688 KiB, against 1 MiB reported): 384^3 to 1024^3 direct and packed stayed within that noise.
 #include "gemm/blocking.hpp"
 
 #include <algorithm>
@@ -25,12 +35,19 @@ struct CacheGeometry {
   std::int64_t way_bytes() const { return sets * line; }
 };
 
-CacheGeometry geometry(const CacheLevel& cache, int sharing_cpus) {
+// The bytes of a cache level that a stream of packed blocks can use (see the file comment).
+std::int64_t streamed_capacity(const CacheLevel& cache) {
+  if (cache.streaming_bytes > 0) return cache.streaming_bytes;
+  if (cache.measured_bytes > 0) return cache.measured_bytes;
+  return cache.size_bytes;
+}
+
+CacheGeometry geometry(const CacheLevel& cache, std::int64_t capacity, int sharing_cpus) {
   CacheGeometry g;
   g.line = cache.line_bytes > 0 ? cache.line_bytes : 64;
   g.ways = cache.associativity > 0 ? cache.associativity : 8;
   // A shared cache is split between the CPUs that share it, each keeping its own panels there.
-  const std::int64_t share = std::max<std::int64_t>(1, cache.size_bytes / std::max(1, sharing_cpus));
+  const std::int64_t share = std::max<std::int64_t>(1, capacity / std::max(1, sharing_cpus));
   g.sets = std::max<std::int64_t>(1, share / (g.ways * g.line));
   return g;
 }
@@ -47,8 +64,9 @@ BlockSizes derive_block_sizes(const Machine& machine, int mr, int nr, int elemen
   CacheLevel l3 = machine.data_cache(3);
   if (l3.size_bytes == 0) l3 = l2;
 
-  const CacheGeometry g1 = geometry(l1, 1);
-  const CacheGeometry g3 = geometry(l3, l3.shared_by_cpus);
+  // L1 as built (its sets decide which addresses collide); L3 as measured.
+  const CacheGeometry g1 = geometry(l1, l1.size_bytes, 1);
+  const CacheGeometry g3 = geometry(l3, streamed_capacity(l3), l3.shared_by_cpus);
   const std::int64_t e = element_bytes;
 
   BlockSizes b;
@@ -63,7 +81,7 @@ BlockSizes derive_block_sizes(const Machine& machine, int mr, int nr, int elemen
   // The direct path reads B in place once per MR-row tile of A: worth it while B stays in L2.
   // Measured on Zen 4 (sgemm, 1 thread): 512^3 (B = 1 MiB) 106-112 GFLOP/s direct against
   // 105-107 packed; 1024^3 (4 MiB) 91 against 106.
-  b.direct_b = std::max<std::int64_t>(1, l2.size_bytes / e);
+  b.direct_b = std::max<std::int64_t>(1, streamed_capacity(l2) / e);
   b.l1_line = g1.line;
   b.l1_sets = g1.sets;
   b.l1_ways = g1.ways;

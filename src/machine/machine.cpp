@@ -155,6 +155,7 @@ std::string describe(const Machine& m) {
     }
     out << ", shared by " << c.shared_by_cpus << " cpu" << (c.shared_by_cpus == 1 ? "" : "s");
     if (c.measured_bytes > 0) out << "; measured " << bytes_text(c.measured_bytes);
+    if (c.streaming_bytes > 0) out << ", streaming " << bytes_text(c.streaming_bytes);
     out << '\n';
   }
   out << "measured  "
@@ -186,6 +187,7 @@ std::string to_json(const Machine& m) {
         << ", \"associativity\": " << c.associativity << ", \"sets\": " << c.sets()
         << ", \"shared_by_cpus\": " << c.shared_by_cpus;
     if (c.measured_bytes > 0) out << ", \"measured_bytes\": " << c.measured_bytes;
+    if (c.streaming_bytes > 0) out << ", \"streaming_bytes\": " << c.streaming_bytes;
     out << '}';
   }
   out << "]}";

@@ -62,11 +62,19 @@ std::string measured_cache_key(int level) {
   return "cache.l" + std::to_string(level) + ".measured_bytes";
 }
 
+std::string streaming_cache_key(int level) {
+  return "cache.l" + std::to_string(level) + ".streaming_bytes";
+}
+
 void apply_measured_caches(Machine& machine, const MeasuredValues& values) {
   for (CacheLevel& c : machine.caches) {
-    const auto found = values.find(measured_cache_key(c.level));
-    if (found != values.end() && found->second > 0)
-      c.measured_bytes = static_cast<std::int64_t>(found->second);
+    const auto value = [&](const std::string& key) -> std::int64_t {
+      const auto found = values.find(key);
+      return found != values.end() && found->second > 0 ? static_cast<std::int64_t>(found->second)
+                                                        : 0;
+    };
+    c.measured_bytes = value(measured_cache_key(c.level));
+    c.streaming_bytes = value(streaming_cache_key(c.level));
   }
 }
 

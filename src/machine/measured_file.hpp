@@ -17,9 +17,11 @@ MeasuredValues read_measured_file(const std::string& path);
 bool write_measured_file(const std::string& path, const MeasuredValues& values,
                          const std::string& comment);
 
-// "cache.l<level>.measured_bytes": the key of a cache level's measured capacity.
+// "cache.l<level>.measured_bytes": the key of a cache level's measured capacity (latency).
 std::string measured_cache_key(int level);
-// Sets CacheLevel::measured_bytes from `values` for each level it names.
+// "cache.l<level>.streaming_bytes": the key of its capacity for streaming reads (bandwidth).
+std::string streaming_cache_key(int level);
+// Sets CacheLevel::measured_bytes and streaming_bytes from `values` for each level they name.
 void apply_measured_caches(Machine& machine, const MeasuredValues& values);
 
 }  // namespace ridge::detail

@@ -17,6 +17,9 @@ std::string save(const Report& r) {
     const std::int64_t measured = c.from_latency_bytes > 0 ? c.from_latency_bytes : c.from_bandwidth_bytes;
     // Whole 4 KiB pages: the step's position is not known better than that.
     if (measured > 0) values[ridge::detail::measured_cache_key(c.level)] = static_cast<double>(measured / 4096 * 4096);
+    if (c.from_bandwidth_bytes > 0)
+      values[ridge::detail::streaming_cache_key(c.level)] =
+          static_cast<double>(c.from_bandwidth_bytes / 4096 * 4096);
   }
   if (r.clock_ghz.samples > 0) values["clock_ghz"] = r.clock_ghz.median;
   for (const char* type : {"f64", "f32", "bf16", "int8"})

@@ -49,6 +49,25 @@ TEST(Blocking, LargerCachesGiveLargerBlocks) {
   }
 }
 
+TEST(Blocking, MeasuredCapacitiesReplaceReportedOnes) {
+  Machine vm = machine_with(32 << 10, 8, 1 << 20, 8, 32 << 20, 16, 2);
+  const gemm_detail::BlockSizes reported = gemm_detail::derive_block_sizes(vm, 32, 12, 4);
+  vm.caches[2].measured_bytes = 5 << 20;  // what latency sees of the 32 MiB L3
+  const gemm_detail::BlockSizes latency = gemm_detail::derive_block_sizes(vm, 32, 12, 4);
+  vm.caches[2].streaming_bytes = 9 << 20;  // what streaming reads see
+  vm.caches[1].measured_bytes = 720 << 10;
+  const gemm_detail::BlockSizes streaming = gemm_detail::derive_block_sizes(vm, 32, 12, 4);
+  EXPECT_EQ(reported.kc, streaming.kc);  // L1 is taken as built
+  EXPECT_LT(latency.mc, reported.mc);
+  EXPECT_LT(latency.nc, reported.nc);
+  EXPECT_GT(streaming.mc, latency.mc);  // the streaming capacity comes first
+  EXPECT_LT(streaming.mc, reported.mc);
+  // Per-core share 4.5 MiB in 16 ways of 288 KiB; A gets 7: 7 * 294912 / 2384 = 865 -> 864.
+  EXPECT_EQ(streaming.mc, 864);
+  EXPECT_EQ(streaming.direct_b, (720 << 10) / 4);  // the measured L2
+  EXPECT_EQ(reported.direct_b, (1 << 20) / 4);
+}
+
 TEST(Blocking, ColumnsAWayApartShareOneL1Set) {
   // 32 KiB, 8 ways, 64 B lines: 64 sets, a way is 4 KiB.
   const Machine zen4 = machine_with(32 << 10, 8, 1 << 20, 8, 32 << 20, 16, 8);

@@ -40,7 +40,7 @@ TEST(MeasuredFile, DetectReadsWhatProbeSaved) {
   probe::Report report;
   report.machine = Machine::detect();
   for (const CacheLevel& c : report.machine.caches)
-    report.caches.push_back({c.level, c.size_bytes, c.size_bytes / 3 + 100, 0, 1.0});
+    report.caches.push_back({c.level, c.size_bytes, c.size_bytes / 3 + 100, c.size_bytes / 2, 1.0});
   const std::string path = probe::save(report);
   EXPECT_EQ(path, measured_machine_path(report.machine));
   EXPECT_EQ(path.rfind(dir.string(), 0), 0u) << path;
@@ -56,9 +56,12 @@ TEST(MeasuredFile, DetectReadsWhatProbeSaved) {
   for (const CacheLevel& c : m.caches) {
     // Saved in whole 4 KiB pages.
     EXPECT_EQ(c.measured_bytes, (c.size_bytes / 3 + 100) / 4096 * 4096) << "L" << c.level;
+    EXPECT_EQ(c.streaming_bytes, c.size_bytes / 2 / 4096 * 4096) << "L" << c.level;
   }
   EXPECT_NE(describe(m).find("measured"), std::string::npos);
+  EXPECT_NE(describe(m).find("streaming"), std::string::npos);
   EXPECT_NE(to_json(m).find("\"measured_bytes\""), std::string::npos);
+  EXPECT_NE(to_json(m).find("\"streaming_bytes\""), std::string::npos);
 }
 
 }  // namespace
