@@ -41,6 +41,12 @@ std::unique_ptr<PeerLibrary> PeerLibrary::load(const std::string& spec, int thre
   // whatever is timed next; 2^20 cycles (~0.3 ms) still bridges back-to-back calls within a
   // timed sample, so its own figures are unchanged, and lets it go quiet between contenders.
   setenv("OPENBLAS_THREAD_TIMEOUT", "20", 0);
+  // Likewise libgomp (under oneDNN and BLIS) spins idle threads for 300000 pauses; in this KVM
+  // guest that lasts over half a second (measured: ridge's 128^3 sgemm on 2 threads ran at
+  // 1-thread speed 500 ms after oneDNN's last 64^3 call, and at full speed with this bound).
+  // 100000 pauses still bridge back-to-back calls: oneDNN's figures stayed within the run-to-run
+  // noise at 64^3-1024^3. libgomp reads it when it loads, with the peer.
+  setenv("GOMP_SPINCOUNT", "100000", 0);
 
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
   if (handle == nullptr)
