@@ -112,14 +112,17 @@ void run(const Problem<T>& p) {
   // 16 KiB apart). Measured on Zen 4, direct path, 1 thread: 32 x 4096 x 4096 69.5 GFLOP/s in
   // place, 90.6 packed; 64 x 1024 x 1024 (4 KiB apart) 82.5 and 93.7; 512^3 (2 KiB apart,
   // 6 lines per set) 106.9 and 103.4. So B may take all but two ways of a set, left to A and C.
+  // An A of one tile's rows or fewer reads B once and gains nothing from the copy, and a small
+  // problem then skips the check's integer divisions (50 instructions of a 16^3 call).
   const bool b_in_l2 = p.k * p.n <= blocks.direct_b;
   const bool b_slice_in_l2 = direct_blocks.kc * p.n <= blocks.direct_b;
-  const bool b_crowds_l1 =
-      p.b_cs != 1 && l1_lines_per_set(p.b_cs * std::int64_t{sizeof(T)},
-                                      std::min<std::int64_t>(kernels.nr, p.n), blocks) >
-                         blocks.l1_ways - 2;
+  const auto b_crowds_l1 = [&] {
+    return p.b_cs != 1 && l1_lines_per_set(p.b_cs * std::int64_t{sizeof(T)},
+                                           std::min<std::int64_t>(kernels.nr, p.n), blocks) >
+                              blocks.l1_ways - 2;
+  };
   const bool direct = b_in_l2 || b_slice_in_l2 || p.m <= kSkinny;
-  const bool pack_b = b_slice_in_l2 && (!b_in_l2 || b_crowds_l1);
+  const bool pack_b = b_slice_in_l2 && (!b_in_l2 || (p.m > kernels.mr && b_crowds_l1()));
   const auto path = [&](const Problem<T>& block) {
     if (direct) {
       kernels.direct(block, direct_blocks, pack_b);
