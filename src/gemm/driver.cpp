@@ -123,8 +123,14 @@ void run(const Problem<T>& p) {
   };
   const bool direct = b_in_l2 || b_slice_in_l2 || p.m <= kSkinny;
   const bool pack_b = b_slice_in_l2 && (!b_in_l2 || (p.m > kernels.mr && b_crowds_l1()));
+  // An A with contiguous rows against a narrow B with contiguous columns (row-major x W^T with a
+  // skinny x, as in LLM decoding): dot products along the depth read both in place
+  // (gemm/dot.hpp), where the tile loops would transpose A at every depth slice.
+  const bool dot = p.a_cs == 1 && p.a_rs != 1 && p.b_rs == 1 && p.n <= kSkinny && b_in_l2;
   const auto path = [&](const Problem<T>& block) {
-    if (direct) {
+    if (dot) {
+      kernels.dot(block);
+    } else if (direct) {
       kernels.direct(block, direct_blocks, pack_b);
     } else {
       kernels.packed(block, blocks);

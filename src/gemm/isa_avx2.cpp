@@ -6,7 +6,7 @@
 
 namespace ridge::gemm_detail {
 
-KernelSet<float> avx2_kernels_f32() { return make_kernel_set<simd::Avx2<float>, 2, 6>(); }
-KernelSet<double> avx2_kernels_f64() { return make_kernel_set<simd::Avx2<double>, 2, 6>(); }
+KernelSet<float> avx2_kernels_f32() { return make_kernel_set<simd::Avx2<float>, 2, 6, 4>(); }
+KernelSet<double> avx2_kernels_f64() { return make_kernel_set<simd::Avx2<double>, 2, 6, 4>(); }
 
 }  // namespace ridge::gemm_detail

@@ -5,7 +5,7 @@
 
 namespace ridge::gemm_detail {
 
-KernelSet<float> generic_kernels_f32() { return make_kernel_set<simd::Generic<float>, 2, 6>(); }
-KernelSet<double> generic_kernels_f64() { return make_kernel_set<simd::Generic<double>, 2, 6>(); }
+KernelSet<float> generic_kernels_f32() { return make_kernel_set<simd::Generic<float>, 2, 6, 4>(); }
+KernelSet<double> generic_kernels_f64() { return make_kernel_set<simd::Generic<double>, 2, 6, 4>(); }
 
 }  // namespace ridge::gemm_detail

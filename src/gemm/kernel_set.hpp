@@ -15,6 +15,9 @@ struct KernelSet {
   // The same micro-kernel with A read in place when it is column-contiguous (else packed one
   // MR-row slab at a time) and B in place unless pack_b: for small and skinny problems.
   void (*direct)(const Problem<T>&, const BlockSizes&, bool pack_b) = nullptr;
+  // Dot products along the depth, for an A with contiguous rows and a B with contiguous columns
+  // (gemm/dot.hpp): skinny products with B transposed in row-major storage.
+  void (*dot)(const Problem<T>&) = nullptr;
 };
 
 // One function per ISA and type, each defined in its own translation unit (isa_*.cpp).

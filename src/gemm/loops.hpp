@@ -6,6 +6,7 @@
 #include <array>
 #include <utility>
 
+#include "gemm/dot.hpp"
 #include "gemm/kernel_set.hpp"
 #include "gemm/microkernel.hpp"
 #include "gemm/pack.hpp"
@@ -168,10 +169,12 @@ struct Loops {
   }
 };
 
-template <class V, int MV, int NR>
+// DotColumns: the widest column group of the dot-product path; its tiles hold 3 x DotColumns
+// accumulators, 3 A registers and a B register.
+template <class V, int MV, int NR, int DotColumns>
 KernelSet<typename V::scalar> make_kernel_set() {
   using L = Loops<V, MV, NR>;
-  return {V::name, L::MR, NR, &L::packed, &L::direct};
+  return {V::name, L::MR, NR, &L::packed, &L::direct, &Dot<V, 3, DotColumns>::run};
 }
 
 }  // namespace ridge::gemm_detail
