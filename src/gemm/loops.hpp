@@ -169,12 +169,12 @@ struct Loops {
   }
 };
 
-// DotColumns: the widest column group of the dot-product path; its tiles hold 3 x DotColumns
-// accumulators, 3 A registers and a B register.
-template <class V, int MV, int NR, int DotColumns>
+// DotRows x DotColumns: the widest tile of the dot-product path, holding that many accumulators,
+// DotRows A registers and a B register.
+template <class V, int MV, int NR, int DotRows, int DotColumns>
 KernelSet<typename V::scalar> make_kernel_set() {
   using L = Loops<V, MV, NR>;
-  return {V::name, L::MR, NR, &L::packed, &L::direct, &Dot<V, 3, DotColumns>::run};
+  return {V::name, L::MR, NR, &L::packed, &L::direct, &Dot<V, DotRows, DotColumns>::run};
 }
 
 }  // namespace ridge::gemm_detail
