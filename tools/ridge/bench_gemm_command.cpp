@@ -52,6 +52,7 @@ std::vector<Shape> parse_shapes(const std::string& text) {
 struct Options {
   std::string shapes;
   std::string dtype = "f32";
+  std::string op = "nn";  // op(A), op(B): n or t each
   int threads = 0;
   int runs = 7;
   std::vector<std::string> peers;
@@ -91,8 +92,9 @@ void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& pe
   const std::vector<Shape> shapes = o.shapes.empty() ? kDefaultShapes : parse_shapes(o.shapes);
   const double peak = probe::fma_peak_gflops(f32 ? probe::FmaType::f32 : probe::FmaType::f64,
                                              o.threads, active_isa());
-  std::printf("ridge bench gemm: %s, row-major NN, %d thread%s, isa %s, median of %d runs\n",
-              o.dtype.c_str(), o.threads, o.threads == 1 ? "" : "s", isa_name(active_isa()),
+  const bool trans_a = o.op[0] == 't', trans_b = o.op[1] == 't';
+  std::printf("ridge bench gemm: %s, row-major %c%c, %d thread%s, isa %s, median of %d runs\n",
+              o.dtype.c_str(), trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', o.threads, o.threads == 1 ? "" : "s", isa_name(active_isa()),
               o.runs);
   std::printf("measured %s FMA peak on %d thread%s: %.1f GFLOP/s\n", o.dtype.c_str(), o.threads,
               o.threads == 1 ? "" : "s", peak);
@@ -110,13 +112,19 @@ void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& pe
     std::vector<T> c(static_cast<std::size_t>(std::max<std::int64_t>(1, s.m * s.n)));
     fill_random(a, rng);
     fill_random(b, rng);
-    const std::int64_t lda = std::max<std::int64_t>(1, s.k), ldb = std::max<std::int64_t>(1, s.n),
+    // Stored row-major: A is m x k (k x m when transposed), B k x n (n x k when transposed).
+    const std::int64_t lda = std::max<std::int64_t>(1, trans_a ? s.m : s.k),
+                       ldb = std::max<std::int64_t>(1, trans_b ? s.k : s.n),
                        ldc = std::max<std::int64_t>(1, s.n);
+    MatrixView<const T> a_view =
+        row_major<const T>(a.data(), trans_a ? s.k : s.m, trans_a ? s.m : s.k, lda);
+    MatrixView<const T> b_view =
+        row_major<const T>(b.data(), trans_b ? s.n : s.k, trans_b ? s.k : s.n, ldb);
+    if (trans_a) a_view = a_view.transposed();
+    if (trans_b) b_view = b_view.transposed();
     std::vector<Contender> contenders;
     contenders.push_back({"ridge", [&] {
-                            gemm(T(1), row_major<const T>(a.data(), s.m, s.k, lda),
-                                 row_major<const T>(b.data(), s.k, s.n, ldb), T(0),
-                                 row_major<T>(c.data(), s.m, s.n, ldc));
+                            gemm(T(1), a_view, b_view, T(0), row_major<T>(c.data(), s.m, s.n, ldc));
                           }, {}});
     for (const auto& p : peers) {
       PeerLibrary* peer = p.get();
@@ -126,11 +134,11 @@ void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& pe
       }
       contenders.push_back({peer->name(), [&, peer] {
                               if constexpr (sizeof(T) == 4) {
-                                peer->sgemm(s.m, s.n, s.k, a.data(), lda, b.data(), ldb, 0.0f,
-                                            c.data(), ldc);
+                                peer->sgemm(trans_a, trans_b, s.m, s.n, s.k, a.data(), lda,
+                                            b.data(), ldb, 0.0f, c.data(), ldc);
                               } else {
-                                peer->dgemm(s.m, s.n, s.k, a.data(), lda, b.data(), ldb, 0.0,
-                                            c.data(), ldc);
+                                peer->dgemm(trans_a, trans_b, s.m, s.n, s.k, a.data(), lda,
+                                            b.data(), ldb, 0.0, c.data(), ldc);
                               }
                             }, {}});
     }
@@ -203,6 +211,8 @@ void add_bench_gemm_command(CLI::App& bench_app) {
   static Options o;
   cmd->add_option("--shapes", o.shapes, "Comma-separated MxNxK list (default: the issue's sweep)");
   cmd->add_option("--dtype", o.dtype, "f32 or f64")->check(CLI::IsMember({"f32", "f64"}));
+  cmd->add_option("--op", o.op, "Transpositions of A and B (row-major storage): nn, nt, tn or tt")
+      ->check(CLI::IsMember({"nn", "nt", "tn", "tt"}));
   cmd->add_option("--threads", o.threads, "Threads for ridge and peers (default: all CPUs)");
   cmd->add_option("--runs", o.runs, "Timed runs per contender (median reported)")
       ->check(CLI::Range(1, 1000));

@@ -23,7 +23,7 @@ constexpr KnownPeer kKnownPeers[] = {
     {"onednn", "libdnnl.so.2"},
 };
 
-constexpr int kRowMajor = 101, kNoTrans = 111;
+constexpr int kRowMajor = 101, kNoTrans = 111, kTrans = 112;
 
 }  // namespace
 
@@ -74,24 +74,25 @@ PeerLibrary::~PeerLibrary() {
   // Not dlclose'd: OpenMP runtimes and OpenBLAS threads do not unload cleanly.
 }
 
-void PeerLibrary::sgemm(std::int64_t m, std::int64_t n, std::int64_t k, const float* a,
-                        std::int64_t lda, const float* b, std::int64_t ldb, float beta, float* c,
-                        std::int64_t ldc) const {
+void PeerLibrary::sgemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n,
+                        std::int64_t k, const float* a, std::int64_t lda, const float* b,
+                        std::int64_t ldb, float beta, float* c, std::int64_t ldc) const {
   if (sgemm_ != nullptr) {
-    sgemm_(kRowMajor, kNoTrans, kNoTrans, static_cast<int>(m), static_cast<int>(n),
-           static_cast<int>(k), 1.0f, a, static_cast<int>(lda), b, static_cast<int>(ldb), beta, c,
-           static_cast<int>(ldc));
+    sgemm_(kRowMajor, trans_a ? kTrans : kNoTrans, trans_b ? kTrans : kNoTrans,
+           static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), 1.0f, a,
+           static_cast<int>(lda), b, static_cast<int>(ldb), beta, c, static_cast<int>(ldc));
   } else {
-    dnnl_sgemm_('N', 'N', m, n, k, 1.0f, a, lda, b, ldb, beta, c, ldc);
+    dnnl_sgemm_(trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', m, n, k, 1.0f, a, lda, b, ldb, beta, c,
+                ldc);
   }
 }
 
-void PeerLibrary::dgemm(std::int64_t m, std::int64_t n, std::int64_t k, const double* a,
-                        std::int64_t lda, const double* b, std::int64_t ldb, double beta,
-                        double* c, std::int64_t ldc) const {
-  dgemm_(kRowMajor, kNoTrans, kNoTrans, static_cast<int>(m), static_cast<int>(n),
-         static_cast<int>(k), 1.0, a, static_cast<int>(lda), b, static_cast<int>(ldb), beta, c,
-         static_cast<int>(ldc));
+void PeerLibrary::dgemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n,
+                        std::int64_t k, const double* a, std::int64_t lda, const double* b,
+                        std::int64_t ldb, double beta, double* c, std::int64_t ldc) const {
+  dgemm_(kRowMajor, trans_a ? kTrans : kNoTrans, trans_b ? kTrans : kNoTrans,
+         static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), 1.0, a,
+         static_cast<int>(lda), b, static_cast<int>(ldb), beta, c, static_cast<int>(ldc));
 }
 
 }  // namespace ridge::cli

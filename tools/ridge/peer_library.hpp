@@ -19,11 +19,13 @@ class PeerLibrary {
   bool has_sgemm() const { return sgemm_ != nullptr || dnnl_sgemm_ != nullptr; }
   bool has_dgemm() const { return dgemm_ != nullptr; }
 
-  // Row-major, no transposition: C = alpha * A * B + beta * C.
-  void sgemm(std::int64_t m, std::int64_t n, std::int64_t k, const float* a, std::int64_t lda,
-             const float* b, std::int64_t ldb, float beta, float* c, std::int64_t ldc) const;
-  void dgemm(std::int64_t m, std::int64_t n, std::int64_t k, const double* a, std::int64_t lda,
-             const double* b, std::int64_t ldb, double beta, double* c, std::int64_t ldc) const;
+  // Row-major: C = op(A) * op(B) + beta * C, op transposing where trans_a / trans_b say.
+  void sgemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
+             const float* a, std::int64_t lda, const float* b, std::int64_t ldb, float beta,
+             float* c, std::int64_t ldc) const;
+  void dgemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
+             const double* a, std::int64_t lda, const double* b, std::int64_t ldb, double beta,
+             double* c, std::int64_t ldc) const;
 
  private:
   using CblasSgemm = void (*)(int, int, int, int, int, int, float, const float*, int, const float*,
