@@ -18,6 +18,7 @@ namespace ridge::gemm_detail {
 
 template <class V, int Rows, int MaxColumns>
 struct Dot {
+  static_assert((MaxColumns & (MaxColumns - 1)) == 0, "column groups halve down to 1");
   using T = typename V::scalar;
   using reg = typename V::reg;
   static constexpr int W = V::width;
@@ -76,22 +77,22 @@ struct Dot {
     for (std::int64_t j = 0; j < p.n; ++j) std::copy_n(p.b + j * p.b_cs, p.k, b + j * ldb);
     for (std::int64_t i = 0; i < p.m; i += Rows) {
       const int rows = static_cast<int>(std::min<std::int64_t>(Rows, p.m - i));
-      const T* a = p.a + i * p.a_rs;
       // The first column group fetches the next tile's rows; later groups find this one's in L1.
-      std::int64_t next_tile = i + 2 * Rows <= p.m ? Rows * p.a_rs : 0;
-      std::int64_t j = 0;
-      const auto group = [&]<int Columns>() {
-        for (; p.n - j >= Columns; j += Columns) {
-          tile<Columns>(p.k, a, p.a_rs, rows, b + j * ldb, ldb, p.c + i + j * p.ldc, p.ldc,
-                        p.alpha, p.beta, next_tile);
-          next_tile = 0;
-        }
-      };
-      group.template operator()<MaxColumns>();
-      if constexpr (MaxColumns >= 8) group.template operator()<4>();
-      if constexpr (MaxColumns >= 4) group.template operator()<2>();
-      group.template operator()<1>();
+      const std::int64_t next_tile = i + 2 * Rows <= p.m ? Rows * p.a_rs : 0;
+      column_groups<MaxColumns>(p, i, rows, b, ldb, 0, next_tile);
     }
+  }
+
+  // Columns [j, n) of the row tile at row i: groups of Columns while they last, then halves.
+  template <int Columns>
+  static void column_groups(const Problem<T>& p, std::int64_t i, int rows, const T* b,
+                            std::int64_t ldb, std::int64_t j, std::int64_t next_tile) {
+    for (; p.n - j >= Columns; j += Columns) {
+      tile<Columns>(p.k, p.a + i * p.a_rs, p.a_rs, rows, b + j * ldb, ldb, p.c + i + j * p.ldc,
+                    p.ldc, p.alpha, p.beta, next_tile);
+      next_tile = 0;
+    }
+    if constexpr (Columns > 1) column_groups<Columns / 2>(p, i, rows, b, ldb, j, next_tile);
   }
 };
 

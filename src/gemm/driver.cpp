@@ -121,12 +121,13 @@ void run(const Problem<T>& p) {
                                            std::min<std::int64_t>(kernels.nr, p.n), blocks) >
                               blocks.l1_ways - 2;
   };
-  const bool direct = b_in_l2 || b_slice_in_l2 || p.m <= kSkinny;
-  const bool pack_b = b_slice_in_l2 && (!b_in_l2 || (p.m > kernels.mr && b_crowds_l1()));
   // An A with contiguous rows against a narrow B with contiguous columns (row-major x W^T with a
   // skinny x, as in LLM decoding): dot products along the depth read both in place
   // (gemm/dot.hpp), where the tile loops would transpose A at every depth slice.
   const bool dot = p.a_cs == 1 && p.a_rs != 1 && p.b_rs == 1 && p.n <= kSkinny && b_in_l2;
+  const bool direct = b_in_l2 || b_slice_in_l2 || p.m <= kSkinny;
+  const bool pack_b =
+      !dot && b_slice_in_l2 && (!b_in_l2 || (p.m > kernels.mr && b_crowds_l1()));
   const auto path = [&](const Problem<T>& block) {
     if (dot) {
       kernels.dot(block);

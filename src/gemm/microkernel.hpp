@@ -55,10 +55,12 @@ struct StridedB {
 //   pattern the hardware prefetchers miss, so it fetches the tiles ahead itself.
 // beta == 0 means C is not read (NaN already in C does not propagate).
 template <class V, int MV, int NR, class BAccess>
-[[gnu::always_inline]] inline void micro_tile(std::int64_t kc, const typename V::scalar* a, std::int64_t a_k_stride,
-                       BAccess b, typename V::scalar* c, std::int64_t ldc,
-                       typename V::scalar alpha, typename V::scalar beta, int m, int n,
-                       bool full_rows, std::int64_t a_prefetch = 0) {
+[[gnu::always_inline]] inline void micro_tile(std::int64_t kc, const typename V::scalar* a,
+                                              std::int64_t a_k_stride, BAccess b,
+                                              typename V::scalar* c, std::int64_t ldc,
+                                              typename V::scalar alpha, typename V::scalar beta,
+                                              int m, int n, bool full_rows,
+                                              std::int64_t a_prefetch = 0) {
   using reg = typename V::reg;
   constexpr int W = V::width;
   reg acc[NR][MV];

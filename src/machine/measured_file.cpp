@@ -67,12 +67,12 @@ std::string streaming_cache_key(int level) {
 }
 
 void apply_measured_caches(Machine& machine, const MeasuredValues& values) {
+  const auto value = [&](const std::string& key) -> std::int64_t {
+    const auto found = values.find(key);
+    return found != values.end() && found->second > 0 ? static_cast<std::int64_t>(found->second)
+                                                      : 0;
+  };
   for (CacheLevel& c : machine.caches) {
-    const auto value = [&](const std::string& key) -> std::int64_t {
-      const auto found = values.find(key);
-      return found != values.end() && found->second > 0 ? static_cast<std::int64_t>(found->second)
-                                                        : 0;
-    };
     c.measured_bytes = value(measured_cache_key(c.level));
     c.streaming_bytes = value(streaming_cache_key(c.level));
   }

@@ -9,17 +9,22 @@
 
 namespace ridge::probe {
 
+namespace {
+
+// Whole 4 KiB pages: a step's position on the curves is not known better than that.
+double whole_pages(std::int64_t bytes) { return static_cast<double>(bytes / 4096 * 4096); }
+
+}  // namespace
+
 std::string save(const Report& r) {
   ridge::detail::MeasuredValues values;
   for (const CacheEstimate& c : r.caches) {
     values["cache.l" + std::to_string(c.level) + ".reported_bytes"] = static_cast<double>(c.reported_bytes);
     // The latency step is the capacity; the bandwidth step stands in where latency found none.
     const std::int64_t measured = c.from_latency_bytes > 0 ? c.from_latency_bytes : c.from_bandwidth_bytes;
-    // Whole 4 KiB pages: the step's position is not known better than that.
-    if (measured > 0) values[ridge::detail::measured_cache_key(c.level)] = static_cast<double>(measured / 4096 * 4096);
+    if (measured > 0) values[ridge::detail::measured_cache_key(c.level)] = whole_pages(measured);
     if (c.from_bandwidth_bytes > 0)
-      values[ridge::detail::streaming_cache_key(c.level)] =
-          static_cast<double>(c.from_bandwidth_bytes / 4096 * 4096);
+      values[ridge::detail::streaming_cache_key(c.level)] = whole_pages(c.from_bandwidth_bytes);
   }
   if (r.clock_ghz.samples > 0) values["clock_ghz"] = r.clock_ghz.median;
   for (const char* type : {"f64", "f32", "bf16", "int8"})

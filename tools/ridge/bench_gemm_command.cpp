@@ -94,8 +94,8 @@ void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& pe
                                              o.threads, active_isa());
   const bool trans_a = o.op[0] == 't', trans_b = o.op[1] == 't';
   std::printf("ridge bench gemm: %s, row-major %c%c, %d thread%s, isa %s, median of %d runs\n",
-              o.dtype.c_str(), trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', o.threads, o.threads == 1 ? "" : "s", isa_name(active_isa()),
-              o.runs);
+              o.dtype.c_str(), trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', o.threads,
+              o.threads == 1 ? "" : "s", isa_name(active_isa()), o.runs);
   std::printf("measured %s FMA peak on %d thread%s: %.1f GFLOP/s\n", o.dtype.c_str(), o.threads,
               o.threads == 1 ? "" : "s", peak);
   std::printf("%-18s %9s %7s %6s", "M x N x K", "ridge", "spread", "%peak");
