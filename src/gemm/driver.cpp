@@ -53,7 +53,8 @@ void scale_c(const Problem<T>& p) {
 }
 
 int thread_count(std::int64_t fma) {
-  const std::int64_t useful = std::max<std::int64_t>(1, fma / kMinFmaPerThread);
+  if (fma < 2 * kMinFmaPerThread) return 1;  // a small product does not ask the settings
+  const std::int64_t useful = fma / kMinFmaPerThread;
   return static_cast<int>(std::min<std::int64_t>(detail::max_threads(), useful));
 }
 
@@ -98,8 +99,7 @@ void run(const Problem<T>& p) {
   const std::int64_t fma = p.m * p.n * p.k;
   // From the whole problem, not a thread's block: the depth blocking fixes the rounding, which
   // must not depend on the thread count.
-  BlockSizes direct_blocks = blocks;
-  direct_blocks.kc = std::min(blocks.kc, direct_depth(p.n));
+  const std::int64_t direct_kc = std::min(blocks.kc, direct_depth(p.n));
   // The direct path (A never packed) while B stays in L2, where every tile of A rereads it
   // from: all of B read in place (BlockSizes::direct_b), or one depth slice of B packed at a
   // time -- which saves packing A, a full extra pass over the larger operand, when B is narrow
@@ -115,7 +115,7 @@ void run(const Problem<T>& p) {
   // An A of one tile's rows or fewer reads B once and gains nothing from the copy, and a small
   // problem then skips the check's integer divisions (50 instructions of a 16^3 call).
   const bool b_in_l2 = p.k * p.n <= blocks.direct_b;
-  const bool b_slice_in_l2 = direct_blocks.kc * p.n <= blocks.direct_b;
+  const bool b_slice_in_l2 = direct_kc * p.n <= blocks.direct_b;
   const auto b_crowds_l1 = [&] {
     return p.b_cs != 1 && l1_lines_per_set(p.b_cs * std::int64_t{sizeof(T)},
                                            std::min<std::int64_t>(kernels.nr, p.n), blocks) >
@@ -132,7 +132,7 @@ void run(const Problem<T>& p) {
     if (dot) {
       kernels.dot(block);
     } else if (direct) {
-      kernels.direct(block, direct_blocks, pack_b);
+      kernels.direct(block, direct_kc, pack_b);
     } else {
       kernels.packed(block, blocks);
     }

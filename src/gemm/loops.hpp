@@ -45,9 +45,6 @@ struct Loops {
   template <int Vectors, int Width, class BAccess>
   static constexpr std::array<StripFn<BAccess>, Width> kStrips =
       strips<Vectors, BAccess>(std::make_integer_sequence<int, Width>{});
-  // A one-vector tile holds as many accumulators as the full tile with MV times the columns,
-  // so a small problem (16 x 16) is one kernel call with enough independent FMA chains.
-  static constexpr int kWideNR = NR * MV;
 
   static void packed(const Problem<T>& p, const BlockSizes& bs) {
     const std::int64_t kc_max = std::min(bs.kc, p.k);
@@ -102,17 +99,17 @@ struct Loops {
   // Loop order: KC of the depth at a time, then every MR-row tile, then every NR-column strip.
   // Consecutive tiles read consecutive bytes of the same kc columns of A, so A streams from
   // memory once, in order; the tile's kc x MR slab of A is then reused from L1 by every strip.
-  static void direct(const Problem<T>& p, const BlockSizes& bs, bool pack_b) {
+  static void direct(const Problem<T>& p, std::int64_t depth, bool pack_b) {
     const bool a_in_place = p.a_rs == 1;
-    const std::int64_t kc_max = std::min(bs.kc, p.k);
+    const std::int64_t kc_max = std::min(depth, p.k);
     T* a_packed = a_in_place ? nullptr
                              : static_cast<T*>(detail::thread_scratch(detail::ScratchSlot::packed_a)
                                                    .get(sizeof(T) * MR * kc_max));
     T* b_packed = !pack_b ? nullptr
                                 : static_cast<T*>(detail::thread_scratch(detail::ScratchSlot::packed_b)
                                                       .get(sizeof(T) * round_up(p.n, NR) * kc_max));
-    for (std::int64_t pc = 0; pc < p.k; pc += bs.kc) {
-      const std::int64_t kc = std::min(bs.kc, p.k - pc);
+    for (std::int64_t pc = 0; pc < p.k; pc += depth) {
+      const std::int64_t kc = std::min(depth, p.k - pc);
       const T beta = pc == 0 ? p.beta : T(1);
       if (pack_b) gemm_detail::pack_b<V, NR>(kc, p.n, p.b + pc * p.b_rs, p.b_rs, p.b_cs, b_packed);
       for (std::int64_t ic = 0; ic < p.m; ic += MR) {
@@ -124,7 +121,6 @@ struct Loops {
           a = a_packed;
           a_k_stride = MR;
         }
-        const bool full_rows = !a_in_place || m == MR;
         // In place, the first strip fetches A ahead by kPrefetchTiles tiles: ~1 KiB ahead in
         // each of the kc columns, which covers DRAM latency even for the one-column strip
         // (M = 1), whose tile takes only a few hundred cycles. Later strips hit in cache.
@@ -143,25 +139,24 @@ struct Loops {
         // A tile of at most one vector of rows (small M, or the last tile) runs a one-vector
         // kernel: the full one would spend half or more of its FMAs on absent rows.
         const bool one_vector = MV > 1 && m <= V::width;
-        const int width = one_vector && !pack_b ? kWideNR : NR;
-        for (std::int64_t jc = 0; jc < p.n; jc += width) {
+        // Whether the kernel may load all its rows: a packed slab is zero-padded, and in place
+        // a tile of exactly the kernel's rows (16 x 16 x 16 sgemm on AVX-512: one full vector)
+        // needs no masked loads.
+        const bool full_rows = !a_in_place || m == (one_vector ? V::width : MR);
+        for (std::int64_t jc = 0; jc < p.n; jc += NR) {
           // A tile of fewer columns runs a kernel with exactly that many: no FMA is spent on
           // absent columns, and an in-place B is not read past its last column.
-          const int n = static_cast<int>(std::min<std::int64_t>(width, p.n - jc));
+          const int n = static_cast<int>(std::min<std::int64_t>(NR, p.n - jc));
           T* c = p.c + ic + jc * p.ldc;
           const std::int64_t pf = jc == 0 ? prefetch : 0;
           if (pack_b) {
             const PackedB<V, NR> b{b_packed + jc * kc};
             (one_vector ? kStrips<1, NR, PackedB<V, NR>> : kStrips<MV, NR, PackedB<V, NR>>)[n - 1](
                 kc, a, a_k_stride, b, c, p.ldc, p.alpha, beta, m, full_rows, pf);
-          } else if (one_vector) {
-            const StridedB<V> b{p.b + pc * p.b_rs + jc * p.b_cs, p.b_rs, p.b_cs};
-            kStrips<1, kWideNR, StridedB<V>>[n - 1](kc, a, a_k_stride, b, c, p.ldc, p.alpha, beta,
-                                                    m, full_rows, pf);
           } else {
             const StridedB<V> b{p.b + pc * p.b_rs + jc * p.b_cs, p.b_rs, p.b_cs};
-            kStrips<MV, NR, StridedB<V>>[n - 1](kc, a, a_k_stride, b, c, p.ldc, p.alpha, beta, m,
-                                                full_rows, pf);
+            (one_vector ? kStrips<1, NR, StridedB<V>> : kStrips<MV, NR, StridedB<V>>)[n - 1](
+                kc, a, a_k_stride, b, c, p.ldc, p.alpha, beta, m, full_rows, pf);
           }
         }
       }
