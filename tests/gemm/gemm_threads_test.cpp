@@ -29,10 +29,11 @@ std::vector<T> product(std::int64_t m, std::int64_t n, std::int64_t k, int threa
 }
 
 TEST(GemmThreads, ResultsAreBitIdenticalForAnyThreadCount) {
-  // Shapes on the packed path (B past L2), the direct path, the skinny paths, with edges in
-  // both dimensions.
-  for (auto [m, n, k] :
-       {std::tuple{100, 701, 600}, {333, 257, 300}, {8, 700, 400}, {700, 8, 400}, {97, 1000, 64}}) {
+  // Shapes on the packed path (400 x 1000 x 700: the internal B, op(A) of the row-major call,
+  // is 280K elements, past any L2; the other shapes' internal B fits L2), the direct path, the
+  // skinny paths, with edges in both dimensions.
+  for (auto [m, n, k] : {std::tuple{400, 1000, 700}, {100, 701, 600}, {333, 257, 300},
+                         {8, 700, 400}, {700, 8, 400}, {97, 1000, 64}}) {
     const std::vector<float> one = product<float>(m, n, k, 1);
     for (int threads : {2, 3, 4}) {
       const std::vector<float> many = product<float>(m, n, k, threads);
