@@ -19,19 +19,26 @@ void pack_a(std::int64_t m, std::int64_t kc, const typename V::scalar* a, std::i
   static_assert(MR % W == 0);
   if (rs == 1) {
     // Column-contiguous A: depth outermost, so each column's m elements are read in one
-    // sequential run and scattered to the panels. Panel-outer order would read MR elements from
-    // each of kc columns lda apart -- a page apart once lda >= 1024 floats -- which the hardware
-    // prefetchers do not follow.
-    for (std::int64_t p = 0; p < kc; ++p) {
-      const T* col = a + p * cs;
+    // sequential run and scattered to the panels, eight columns at a time: eight runs in flight
+    // keep more lines coming from memory. Packing a 928 x 596 block of a cold 4096-row matrix:
+    // 9 GB/s one column at a time, 16 with four, 19 with eight, 11 with sixteen (their lines
+    // share one L1 set when the stride is a multiple of 4 KiB). Panel-outer order would read MR
+    // elements from each of kc columns lda apart -- a page apart once lda >= 1024 floats --
+    // which the hardware prefetchers do not follow.
+    constexpr std::int64_t kColumns = 8;
+    for (std::int64_t p0 = 0; p0 < kc; p0 += kColumns) {
+      const std::int64_t columns = kc - p0 < kColumns ? kc - p0 : kColumns;
       for (std::int64_t i0 = 0; i0 < m; i0 += MR) {
-        T* panel = dst + i0 * kc + p * MR;
-        RIDGE_UNROLL for (int i = 0; i < MR; i += W) {
-          const std::int64_t left = m - i0 - i;
-          const typename V::reg v = left >= W ? V::load(col + i0 + i)
-                                   : left > 0 ? V::load_partial(col + i0 + i, static_cast<int>(left))
-                                              : V::zero();
-          V::store(panel + i, v);
+        T* panel = dst + i0 * kc + p0 * MR;
+        for (std::int64_t g = 0; g < columns; ++g) {
+          const T* col = a + (p0 + g) * cs + i0;
+          RIDGE_UNROLL for (int i = 0; i < MR; i += W) {
+            const std::int64_t left = m - i0 - i;
+            const typename V::reg v = left >= W ? V::load(col + i)
+                                     : left > 0 ? V::load_partial(col + i, static_cast<int>(left))
+                                                : V::zero();
+            V::store(panel + g * MR + i, v);
+          }
         }
       }
     }
@@ -73,15 +80,18 @@ void pack_b(std::int64_t kc, std::int64_t n, const typename V::scalar* b, std::i
       }
     } else if (rs == 1) {
       // Column-contiguous B (the usual column-major case): a transposition, four columns by
-      // four depths at a time with vector shuffles (each column read sequentially).
+      // four depths at a time with vector shuffles, four depths of all the panel's columns at a
+      // step: each column is read sequentially, all NR at once. Packing 596 x 1080 of a cold
+      // 4096-row matrix: 15 GB/s, against 9 reading four columns through the whole depth
+      // before the next four.
       const std::int64_t kc4 = kc / 4 * 4;
-      int j = 0;
-      for (; j + 4 <= cols; j += 4)
-        for (std::int64_t p = 0; p < kc4; p += 4)
+      const int full = cols / 4 * 4;
+      for (std::int64_t p = 0; p < kc4; p += 4)
+        for (int j = 0; j < full; j += 4)
           V::transpose_4x4(src + j * cs + p, cs, dst + p * NR + j, NR);
       for (int jj = 0; jj < cols; ++jj) {
         const T* col = src + jj * cs;
-        for (std::int64_t p = jj < j ? kc4 : 0; p < kc; ++p) dst[p * NR + jj] = col[p];
+        for (std::int64_t p = jj < full ? kc4 : 0; p < kc; ++p) dst[p * NR + jj] = col[p];
       }
       for (int jj = cols; jj < NR; ++jj)
         for (std::int64_t p = 0; p < kc; ++p) dst[p * NR + jj] = T(0);
