@@ -49,9 +49,19 @@ struct Loops {
   // One tile of the packed path, out of line: its k loop then gets the registers to itself.
   // (Inlined into packed(), GCC 12 once kept an A vector on the stack, reloading it for half the
   // FMAs, after a few unrelated lines were added around the call: 10% slower at 2048^3.)
+  //
+  // It first asks for its tile of C, which is usually in memory: the lines then arrive during
+  // the k loop instead of stalling the final loads and stores. Measured (alternated, medians of
+  // 5): 1 thread 1000^3 +0.9%, 4096 x 4096 x 128 +1.8%; 2 threads +3.0% and +2.5%.
   template <int Vectors>
   [[gnu::noinline]] static void packed_tile(std::int64_t kc, const T* a, PackedB<V, NR> b, T* c,
                                             std::int64_t ldc, T alpha, T beta, int m, int n) {
+    constexpr int kLineElements = 64 / sizeof(T);
+    for (int j = 0; j < n; ++j) {
+      const T* column = c + j * ldc;
+      for (int i = 0; i < m; i += kLineElements) __builtin_prefetch(column + i, 0, 2);
+      __builtin_prefetch(column + m - 1, 0, 2);  // the line of the last row, if unaligned
+    }
     micro_tile<V, Vectors, NR>(kc, a, MR, b, c, ldc, alpha, beta, m, n, true);
   }
 
