@@ -10,6 +10,7 @@ struct KernelSet {
   const char* isa = nullptr;
   int mr = 0;  // micro-tile rows (a multiple of the vector width)
   int nr = 0;  // micro-tile columns
+  int width = 0;  // elements per vector
   // The five-loop algorithm with packed A and B, on the calling thread.
   void (*packed)(const Problem<T>&, const BlockSizes&) = nullptr;
   // The same micro-kernel with A read in place when it is column-contiguous (else packed one

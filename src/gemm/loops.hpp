@@ -185,7 +185,8 @@ struct Loops {
 template <class V, int MV, int NR, int DotRows, int DotColumns>
 KernelSet<typename V::scalar> make_kernel_set() {
   using L = Loops<V, MV, NR>;
-  return {V::name, L::MR, NR, &L::packed, &L::direct, &Dot<V, DotRows, DotColumns>::run};
+  return {V::name, L::MR, NR, V::width, &L::packed, &L::direct,
+          &Dot<V, DotRows, DotColumns>::run};
 }
 
 }  // namespace ridge::gemm_detail
