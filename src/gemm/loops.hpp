@@ -122,8 +122,8 @@ struct Loops {
                              : static_cast<T*>(detail::thread_scratch(detail::ScratchSlot::packed_a)
                                                    .get(sizeof(T) * MR * kc_max));
     T* b_packed = !pack_b ? nullptr
-                                : static_cast<T*>(detail::thread_scratch(detail::ScratchSlot::packed_b)
-                                                      .get(sizeof(T) * round_up(p.n, NR) * kc_max));
+                          : static_cast<T*>(detail::thread_scratch(detail::ScratchSlot::packed_b)
+                                                .get(sizeof(T) * round_up(p.n, NR) * kc_max));
     for (std::int64_t pc = 0; pc < p.k; pc += depth) {
       const std::int64_t kc = std::min(depth, p.k - pc);
       const T beta = pc == 0 ? p.beta : T(1);

@@ -132,7 +132,8 @@ template <class V, int MV, int NR, class BAccess>
   if (alpha == 1 && beta == 0) {
     store_tile<V, MV, NR>(acc, c, ldc, m, n, [](reg ab, auto) { return ab; });
   } else if (alpha == 1 && beta == 1) {
-    store_tile<V, MV, NR>(acc, c, ldc, m, n, [](reg ab, auto load_c) { return V::add(ab, load_c()); });
+    store_tile<V, MV, NR>(acc, c, ldc, m, n,
+                          [](reg ab, auto load_c) { return V::add(ab, load_c()); });
   } else {
     const reg alpha_v = V::set1(alpha);
     const reg beta_v = V::set1(beta);
