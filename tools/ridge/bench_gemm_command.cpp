@@ -144,7 +144,11 @@ void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& pe
     }
     const double flop = 2.0 * s.m * s.n * s.k;
     // Warm up each contender and size its samples to >= 20 ms, so timer resolution and call
-    // overhead do not dominate small shapes.
+    // overhead do not dominate small shapes. The size comes from the fastest of up to five calls
+    // (within 0.1 s): from a single call, one slow call (a thread still waking up, a noise burst)
+    // shrank every sample of the shape. Seen at 128^3 on 2 threads: a 1.4 ms first call left
+    // samples of 11 calls (0.35 ms), too short for the scheduler to spread two threads that had
+    // woken up on one CPU.
     std::vector<int> repeats;
     for (auto& con : contenders) {
       if (!con.call) {
@@ -152,10 +156,14 @@ void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& pe
         continue;
       }
       con.call();
-      const double t0 = now_seconds();
-      con.call();
-      const double one = std::max(1e-9, now_seconds() - t0);
-      repeats.push_back(std::max(1, static_cast<int>(0.02 / one)));
+      double one = 1e30;
+      const double start = now_seconds();
+      for (int i = 0; i < 5 && (i == 0 || now_seconds() - start < 0.1); ++i) {
+        const double t0 = now_seconds();
+        con.call();
+        one = std::min(one, now_seconds() - t0);
+      }
+      repeats.push_back(std::max(1, static_cast<int>(0.02 / std::max(1e-9, one))));
     }
     for (int run = 0; run < o.runs; ++run)
       for (std::size_t i = 0; i < contenders.size(); ++i)
