@@ -46,6 +46,13 @@ struct Loops {
   static constexpr std::array<StripFn<BAccess>, Width> kStrips =
       strips<Vectors, BAccess>(std::make_integer_sequence<int, Width>{});
 
+  // Whether a tile of m rows runs the one-vector kernel: a tile of at most one vector of rows
+  // (small M, or the last tile: M = 1000 leaves 8) would spend half or more of the full
+  // kernel's FMAs on absent rows. It stays NR columns wide: as one 16-column tile, 16^3 sgemm
+  // ended each call with 16 zmm stores of C in a row, which cost the next call ~10 ns when C was
+  // not 32-byte aligned (110 ns a call; 95 ns as 12 + 4 columns, whatever the alignment).
+  static constexpr bool uses_one_vector(int m) { return MV > 1 && m <= V::width; }
+
   // One tile of the packed path, out of line: its k loop then gets the registers to itself.
   // (Inlined into packed(), GCC 12 once kept an A vector on the stack, reloading it for half the
   // FMAs, after a few unrelated lines were added around the call: 10% slower at 2048^3.)
@@ -95,9 +102,7 @@ struct Loops {
               const T* a_panel = a_packed + ir * kc;
               const PackedB<V, NR> b_panel{b_packed + jr * kc};
               T* c = p.c + (ic + ir) + (jc + jr) * p.ldc;
-              // A last tile of at most one vector of rows (M = 1000: 8 rows) runs the
-              // one-vector kernel instead of spending MV times the FMAs on zero padding.
-              (MV > 1 && m <= V::width ? packed_tile<1> : packed_tile<MV>)(
+              (uses_one_vector(m) ? packed_tile<1> : packed_tile<MV>)(
                   kc, a_panel, b_panel, c, p.ldc, p.alpha, beta, m, n);
             }
           }
@@ -152,12 +157,7 @@ struct Loops {
             prefetch = (ahead - p.m) - ic + kc * p.a_cs;
           }
         }
-        // A tile of at most one vector of rows (small M, or the last tile) runs a one-vector
-        // kernel: the full one would spend half or more of its FMAs on absent rows. It stays
-        // NR columns wide: as one 16-column tile, 16^3 sgemm ended each call with 16 zmm stores
-        // of C in a row, which cost the next call ~10 ns when C was not 32-byte aligned (110 ns
-        // a call; 95 ns as 12 + 4 columns, whatever the alignment).
-        const bool one_vector = MV > 1 && m <= V::width;
+        const bool one_vector = uses_one_vector(m);
         // Whether the kernel may load all its rows: a packed slab is zero-padded, and in place
         // a tile of exactly the kernel's rows (16 x 16 x 16 sgemm on AVX-512: one full vector)
         // needs no masked loads.
