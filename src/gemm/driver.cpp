@@ -132,11 +132,13 @@ void run(const Problem<T>& p) {
   const bool direct = b_in_l2 || b_slice_in_l2 || p.m <= kSkinny;
   const bool pack_b =
       !dot && b_slice_in_l2 && (!b_in_l2 || (p.m > kernels.mr && b_crowds_l1()));
+  // A B that fits in L1 runs narrower tiles (Loops::direct).
+  const bool narrow = p.k * p.n * std::int64_t{sizeof(T)} <= blocks.l1_bytes();
   const auto path = [&](const Problem<T>& block) {
     if (dot) {
       kernels.dot(block);
     } else if (direct) {
-      kernels.direct(block, direct_kc, pack_b);
+      kernels.direct(block, direct_kc, pack_b, narrow);
     } else {
       kernels.packed(block, blocks);
     }

@@ -15,8 +15,8 @@ struct KernelSet {
   void (*packed)(const Problem<T>&, const BlockSizes&) = nullptr;
   // The same micro-kernel with A read in place when it is column-contiguous (else packed one
   // MR-row slab at a time) and B in place unless pack_b, kc of the depth at a time: for small
-  // and skinny problems.
-  void (*direct)(const Problem<T>&, std::int64_t kc, bool pack_b) = nullptr;
+  // and skinny problems. narrow: B fits in L1 (narrower tiles, see Loops::direct).
+  void (*direct)(const Problem<T>&, std::int64_t kc, bool pack_b, bool narrow) = nullptr;
   // Dot products along the depth, for an A with contiguous rows and a B with contiguous columns
   // (gemm/dot.hpp): skinny products with B transposed in row-major storage.
   void (*dot)(const Problem<T>&) = nullptr;

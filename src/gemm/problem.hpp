@@ -65,6 +65,7 @@ struct BlockSizes {
   std::int64_t direct_b = 0;   // elements of an unpacked B that stay in L2 (direct path limit)
   // L1 data cache geometry, for telling when columns of an unpacked B fall into one L1 set.
   std::int64_t l1_line = 64, l1_sets = 64, l1_ways = 8;
+  std::int64_t l1_bytes() const { return l1_line * l1_sets * l1_ways; }
 };
 
 }  // namespace ridge::gemm_detail
