@@ -8,7 +8,11 @@
 
 namespace ridge::gemm_detail {
 
-KernelSet<float> avx2_kernels_f32() { return make_kernel_set<simd::Avx2<float>, 2, 6, 3, 4, 16>(); }
-KernelSet<double> avx2_kernels_f64() { return make_kernel_set<simd::Avx2<double>, 2, 6, 3, 4, 16>(); }
+KernelSet<float> avx2_kernels_f32() {
+  return make_kernel_set<simd::Avx2<float>, 2, 6, 3, 4, 16>();
+}
+KernelSet<double> avx2_kernels_f64() {
+  return make_kernel_set<simd::Avx2<double>, 2, 6, 3, 4, 16>();
+}
 
 }  // namespace ridge::gemm_detail

@@ -11,7 +11,11 @@
 
 namespace ridge::gemm_detail {
 
-KernelSet<float> avx512_kernels_f32() { return make_kernel_set<simd::Avx512<float>, 2, 12, 6, 4, 8>(); }
-KernelSet<double> avx512_kernels_f64() { return make_kernel_set<simd::Avx512<double>, 2, 12, 6, 4, 8>(); }
+KernelSet<float> avx512_kernels_f32() {
+  return make_kernel_set<simd::Avx512<float>, 2, 12, 6, 4, 8>();
+}
+KernelSet<double> avx512_kernels_f64() {
+  return make_kernel_set<simd::Avx512<double>, 2, 12, 6, 4, 8>();
+}
 
 }  // namespace ridge::gemm_detail

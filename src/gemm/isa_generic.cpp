@@ -6,7 +6,11 @@
 
 namespace ridge::gemm_detail {
 
-KernelSet<float> generic_kernels_f32() { return make_kernel_set<simd::Generic<float>, 2, 6, 3, 4, 16>(); }
-KernelSet<double> generic_kernels_f64() { return make_kernel_set<simd::Generic<double>, 2, 6, 3, 4, 16>(); }
+KernelSet<float> generic_kernels_f32() {
+  return make_kernel_set<simd::Generic<float>, 2, 6, 3, 4, 16>();
+}
+KernelSet<double> generic_kernels_f64() {
+  return make_kernel_set<simd::Generic<double>, 2, 6, 3, 4, 16>();
+}
 
 }  // namespace ridge::gemm_detail
