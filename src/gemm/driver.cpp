@@ -33,6 +33,18 @@ constexpr std::int64_t kMinFmaPerThread = 48 * 48 * 48;
 constexpr std::int64_t kStreamBoundWidth = 2;
 constexpr std::int64_t kStreamBoundDepth = 8;
 constexpr std::int64_t kDirectDepthPerColumn = 16;
+// A tile that reads A in place touches one column of A per depth step: one stream each, and a
+// page each once the columns are a page apart. Past ~256 such columns per tile the memory system
+// falls behind, most on 2 threads. Measured, sgemm M x 4096 x 4096 (columns 16 KiB apart), depth
+// 256 against the slice depth (16 N or KC), alternated in one process, ratios of medians of
+// 15-21 rounds:
+//   M = 32 (512 deep): 1 thread 1.00-1.04, 2 threads 1.04-1.08   M = 64 (596): 1.06, 1.09-1.14
+//   M = 48 (596):      1 thread 1.07,      2 threads 1.09        M = 128 (596): 0.99, 1.01
+// dgemm M = 32 (296 deep): 1.03, 1.05. At 320, sgemm M = 32 on 2 threads gained only 1.01; at
+// 192 about as much as at 256. Where A's columns lie closer, the extra slices only cost: 300^3 to
+// 384^3 sgemm (A in L2) ran 1-3% slower at 256.
+constexpr std::int64_t kMaxInPlaceDepth = 256;
+constexpr std::int64_t kPageBytes = 4096;  // the base page of x86-64 and most aarch64 Linux
 
 std::int64_t direct_depth(std::int64_t n) {
   return n <= kStreamBoundWidth ? kStreamBoundDepth : kDirectDepthPerColumn * n;
@@ -104,7 +116,7 @@ void run(const Problem<T>& p) {
   const std::int64_t fma = p.m * p.n * p.k;
   // From the whole problem, not a thread's block: the depth blocking fixes the rounding, which
   // must not depend on the thread count.
-  const std::int64_t direct_kc = std::min(blocks.kc, direct_depth(p.n));
+  const std::int64_t slice_kc = std::min(blocks.kc, direct_depth(p.n));
   // The direct path (A never packed) while B stays in L2, where every tile of A rereads it
   // from: all of B read in place (BlockSizes::direct_b), or one depth slice of B packed at a
   // time -- which saves packing A, a full extra pass over the larger operand, when B is narrow
@@ -120,7 +132,7 @@ void run(const Problem<T>& p) {
   // An A of one tile's rows or fewer reads B once and gains nothing from the copy, and a small
   // problem then skips the check's integer divisions (50 instructions of a 16^3 call).
   const bool b_in_l2 = p.k * p.n <= blocks.direct_b;
-  const bool b_slice_in_l2 = direct_kc * p.n <= blocks.direct_b;
+  const bool b_slice_in_l2 = slice_kc * p.n <= blocks.direct_b;
   const auto b_crowds_l1 = [&] {
     return p.b_cs != 1 && l1_lines_per_set(p.b_cs * std::int64_t{sizeof(T)},
                                            std::min<std::int64_t>(kernels.nr, p.n), blocks) >
@@ -135,6 +147,12 @@ void run(const Problem<T>& p) {
       !dot && b_slice_in_l2 && (!b_in_l2 || (p.m > kernels.mr && b_crowds_l1()));
   // A B that fits in L1 runs narrower tiles (Loops::direct).
   const bool narrow = p.k * p.n * std::int64_t{sizeof(T)} <= blocks.l1_bytes();
+  // Slices run at most kMaxInPlaceDepth deep where A is read in place a page per column, but the
+  // path is chosen at slice_kc, as measured: at depth 256 the direct path would take
+  // 512 x 4096 x 11008 sgemm, 11-13% slower than the packed path.
+  const bool a_column_per_page = p.a_rs == 1 && p.a_cs * std::int64_t{sizeof(T)} >= kPageBytes;
+  const std::int64_t direct_kc =
+      a_column_per_page ? std::min(slice_kc, kMaxInPlaceDepth) : slice_kc;
   const auto path = [&](const Problem<T>& block) {
     if (dot) {
       kernels.dot(block);
