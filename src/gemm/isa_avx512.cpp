@@ -5,7 +5,7 @@
 // of B from L2 per 24 FMAs. Measured, 8 x 4096 x 4096 sgemm x W^T, 1 thread: 3x8 tiles 51
 // GFLOP/s, 6x4 60; 32 x 4096 x 4096: 68 and 87.
 // Narrow tiles (small problems, B in L1): 8 accumulators, twice the 4 FMAs in flight (Zen 4: one
-// 512-bit FMA per cycle, 4-cycle latency), so 16 x 8 and 32 x 4.
+// 512-bit FMA per cycle, 4-cycle latency), so 32 x 4 (float) and 16 x 4 (double).
 #include "gemm/loops.hpp"
 #include "simd/avx512.hpp"
 
