@@ -33,16 +33,18 @@ constexpr std::int64_t kMinFmaPerThread = 48 * 48 * 48;
 constexpr std::int64_t kStreamBoundWidth = 2;
 constexpr std::int64_t kStreamBoundDepth = 8;
 constexpr std::int64_t kDirectDepthPerColumn = 16;
-// A tile that reads A in place touches one column of A per depth step: one stream each, and a
-// page each once the columns are a page apart. Past ~256 such columns per tile the memory system
-// falls behind, most on 2 threads. Measured, sgemm M x 4096 x 4096 (columns 16 KiB apart), depth
-// 256 against the slice depth (16 N or KC), alternated in one process, ratios of medians of
-// 15-21 rounds:
-//   M = 32 (512 deep): 1 thread 1.00-1.04, 2 threads 1.04-1.08   M = 64 (596): 1.06, 1.09-1.14
-//   M = 48 (596):      1 thread 1.07,      2 threads 1.09        M = 128 (596): 0.99, 1.01
-// dgemm M = 32 (296 deep): 1.03, 1.05. At 320, sgemm M = 32 on 2 threads gained only 1.01; at
-// 192 about as much as at 256. Where A's columns lie closer, the extra slices only cost: 300^3 to
-// 384^3 sgemm (A in L2) ran 1-3% slower at 256.
+// A skinny product's tile (N <= kSkinny, LLM decoding) reads A in place, one column of A per
+// depth step: one stream each, and a page each once the columns are a page apart. Past ~256
+// such columns per tile the memory system falls behind, most on 2 threads. Measured, sgemm
+// M x 4096 x 4096 (columns 16 KiB apart), depth 256 against the slice depth (16 N), alternated
+// in one process, ratios of medians of 15-21 rounds: M = 24 (384 deep) 1 thread 1.01-1.06, 2 threads
+// 1.03-1.04; M = 32 (512 deep) 1.00-1.04 and 1.03-1.08; dgemm M = 32 (296 deep) 1.03 and 1.05.
+// At 320, sgemm M = 32 on 2 threads gained only 1.01; at 192 about as much as at 256. Wider
+// products keep the slice depth although sgemm M = 48 and 64 gained 6-14% too: dgemm
+// 128 x 4096 x 4096 on 1 thread fell from 47 to 37 GFLOP/s at depth 240 or 256 (not at 272 or
+// 296) whenever the sweep ran it right after 32 x 4096 x 4096 -- it depends on where the
+// allocator put A, which is not understood. Where A's columns lie closer than a page, the extra
+// slices only cost: 300^3 to 384^3 sgemm (A in L2) ran 1-3% slower at 256.
 constexpr std::int64_t kMaxInPlaceDepth = 256;
 constexpr std::int64_t kPageBytes = 4096;  // the base page of x86-64 and most aarch64 Linux
 
@@ -147,10 +149,10 @@ void run(const Problem<T>& p) {
       !dot && b_slice_in_l2 && (!b_in_l2 || (p.m > kernels.mr && b_crowds_l1()));
   // A B that fits in L1 runs narrower tiles (Loops::direct).
   const bool narrow = p.k * p.n * std::int64_t{sizeof(T)} <= blocks.l1_bytes();
-  // Slices run at most kMaxInPlaceDepth deep where A is read in place a page per column, but the
-  // path is chosen at slice_kc, as measured: at depth 256 the direct path would take
-  // 512 x 4096 x 11008 sgemm, 11-13% slower than the packed path.
-  const bool a_column_per_page = p.a_rs == 1 && p.a_cs * std::int64_t{sizeof(T)} >= kPageBytes;
+  // A skinny product reading A in place a page per column runs slices at most kMaxInPlaceDepth
+  // deep; the path is still chosen at slice_kc.
+  const bool a_column_per_page = p.n <= kSkinny && p.a_rs == 1 &&
+                                 p.a_cs * std::int64_t{sizeof(T)} >= kPageBytes;
   const std::int64_t direct_kc =
       a_column_per_page ? std::min(slice_kc, kMaxInPlaceDepth) : slice_kc;
   const auto path = [&](const Problem<T>& block) {

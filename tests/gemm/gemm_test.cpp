@@ -162,8 +162,8 @@ TYPED_TEST(GemmTest, SkinnyShapes) {
                             Layout::row_major, Transpose::transpose, Layout::row_major,
                             TypeParam(-1), TypeParam(0.5), 3),
                 "");
-  // The large operand's columns a page or more apart (rows of a row-major B with N >= 1 KiB of
-  // elements): its depth slices on the direct path are capped at 256, here 256 + 256 + 88.
+  // A skinny product whose large operand's columns lie a page or more apart (rows of a row-major
+  // B with N >= 1 KiB of elements): its depth slices are capped at 256, here 256 + 256 + 88.
   const std::int64_t page_n = 4096 / sizeof(TypeParam) + 6;
   this->check_all_layouts(20, page_n, 600, TypeParam(0.5), TypeParam(-2));
   // Rows of the small operand exactly 4 KiB apart: they would crowd one L1 set, so the direct
