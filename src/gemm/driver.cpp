@@ -37,10 +37,10 @@ constexpr std::int64_t kDirectDepthPerColumn = 16;
 // depth step: one stream each, and a page each once the columns are a page apart. Past ~256
 // such columns per tile the memory system falls behind, most on 2 threads. Measured, sgemm
 // M x 4096 x 4096 (columns 16 KiB apart), depth 256 against the slice depth (16 N), alternated
-// in one process, ratios of medians of 15-21 rounds: M = 24 (384 deep) 1 thread 1.01-1.06, 2 threads
-// 1.03-1.04; M = 32 (512 deep) 1.00-1.04 and 1.03-1.08; dgemm M = 32 (296 deep) 1.03 and 1.05.
-// At 320, sgemm M = 32 on 2 threads gained only 1.01; at 192 about as much as at 256. Wider
-// products keep the slice depth although sgemm M = 48 and 64 gained 6-14% too: dgemm
+// in one process, ratios of medians of 15-21 rounds, 1 thread / 2 threads: M = 24 (384 deep)
+// 1.01-1.06 / 1.03-1.04; M = 32 (512 deep) 1.00-1.04 / 1.03-1.08; dgemm M = 32 (296 deep)
+// 1.03 / 1.05. At 320, sgemm M = 32 on 2 threads gained only 1.01; at 192 about as much as at
+// 256. Wider products keep the slice depth although sgemm M = 48 and 64 gained 6-14% too: dgemm
 // 128 x 4096 x 4096 on 1 thread fell from 47 to 37 GFLOP/s at depth 240 or 256 (not at 272 or
 // 296) whenever the sweep ran it right after 32 x 4096 x 4096 -- it depends on where the
 // allocator put A, which is not understood. Where A's columns lie closer than a page, the extra
