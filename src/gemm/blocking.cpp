@@ -88,6 +88,13 @@ BlockSizes derive_block_sizes(const Machine& machine, int mr, int nr, int elemen
   return b;
 }
 
+BlockSizes blocks_at_depth(const BlockSizes& blocks, std::int64_t kc, int mr, int nr) {
+  BlockSizes b = blocks;
+  b.mc = round_down(blocks.mc * blocks.kc / kc, mr);
+  b.nc = round_down(blocks.nc * blocks.kc / kc, nr);
+  return b;
+}
+
 std::int64_t l1_lines_per_set(std::int64_t stride_bytes, std::int64_t columns,
                               const BlockSizes& blocks) {
   if (columns <= 1) return columns;

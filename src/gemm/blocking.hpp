@@ -11,6 +11,12 @@ namespace ridge::gemm_detail {
 // L1, L2 and L3 (size, line, associativity, sharing).
 BlockSizes derive_block_sizes(const Machine& machine, int mr, int nr, int element_bytes);
 
+// The blocks for a product only `kc` deep (kc <= blocks.kc): the model sizes the packed blocks in
+// bytes at depth KC, so a shallower product fits as many more rows of A (MC) and columns of B
+// (NC) in them. 4096 x 4096 x 128 sgemm then packs A once instead of 4 times (once per NC
+// columns of B).
+BlockSizes blocks_at_depth(const BlockSizes& blocks, std::int64_t kc, int mr, int nr);
+
 // The most lines of one L1 set that `columns` columns of an unpacked operand occupy at one depth
 // step, when consecutive columns lie `stride_bytes` apart. A stride that is a multiple of the L1
 // way size (4 KiB on Zen 4) maps every column to the same set.

@@ -6,6 +6,7 @@
 #include <array>
 #include <utility>
 
+#include "gemm/blocking.hpp"
 #include "gemm/dot.hpp"
 #include "gemm/kernel_set.hpp"
 #include "gemm/microkernel.hpp"
@@ -90,31 +91,27 @@ struct Loops {
     micro_tile<V, Vectors, NR>(kc, a, MR, b, c, ldc, alpha, beta, m, n, true);
   }
 
-  static void packed(const Problem<T>& p, const BlockSizes& bs) {
-    const std::int64_t kc_max = std::min(bs.kc, p.k);
-    // The model sizes the packed blocks in bytes at depth KC (blocking.cpp). A product shallower
-    // than KC fits as many more rows of A and columns of B in those bytes, so A is packed fewer
-    // times (once per NC columns of B): 4096 x 4096 x 128 sgemm packs A once instead of 4 times.
-    const std::int64_t mc_step = std::max<std::int64_t>(MR, bs.mc * bs.kc / kc_max / MR * MR);
-    const std::int64_t nc_step = std::max<std::int64_t>(NR, bs.nc * bs.kc / kc_max / NR * NR);
-    const std::int64_t mc_max = std::min(mc_step, round_up(p.m, MR));
-    const std::int64_t nc_max = std::min(nc_step, round_up(p.n, NR));
+  static void packed(const Problem<T>& p, const BlockSizes& model) {
+    const std::int64_t kc_max = std::min(model.kc, p.k);
+    const BlockSizes bs = blocks_at_depth(model, kc_max, MR, NR);
+    const std::int64_t mc_max = std::min(bs.mc, round_up(p.m, MR));
+    const std::int64_t nc_max = std::min(bs.nc, round_up(p.n, NR));
     T* a_packed = static_cast<T*>(detail::thread_scratch(detail::ScratchSlot::packed_a)
                                       .get(sizeof(T) * mc_max * kc_max));
     T* b_packed = static_cast<T*>(detail::thread_scratch(detail::ScratchSlot::packed_b)
                                       .get(sizeof(T) * nc_max * kc_max));
 
     // Loop 5: NC columns of B and C at a time; the packed B panel [nc/NR][kc][NR] lives in L3.
-    for (std::int64_t jc = 0; jc < p.n; jc += nc_step) {
-      const std::int64_t nc = std::min(nc_step, p.n - jc);
+    for (std::int64_t jc = 0; jc < p.n; jc += bs.nc) {
+      const std::int64_t nc = std::min(bs.nc, p.n - jc);
       // Loop 4: KC of the depth at a time; beta applies to the first slice only.
       for (std::int64_t pc = 0; pc < p.k; pc += bs.kc) {
         const std::int64_t kc = std::min(bs.kc, p.k - pc);
         const T beta = pc == 0 ? p.beta : T(1);
         pack_b<V, NR>(kc, nc, p.b + pc * p.b_rs + jc * p.b_cs, p.b_rs, p.b_cs, b_packed);
         // Loop 3: MC rows at a time; the packed A block [mc/MR][kc][MR] lives in L3.
-        for (std::int64_t ic = 0; ic < p.m; ic += mc_step) {
-          const std::int64_t mc = std::min(mc_step, p.m - ic);
+        for (std::int64_t ic = 0; ic < p.m; ic += bs.mc) {
+          const std::int64_t mc = std::min(bs.mc, p.m - ic);
           pack_a<V, MR>(mc, kc, p.a + ic * p.a_rs + pc * p.a_cs, p.a_rs, p.a_cs, a_packed);
           // Loop 2: one NR-column micro-panel of B, reused from L1 by every tile below.
           for (std::int64_t jr = 0; jr < nc; jr += NR) {
