@@ -2,6 +2,8 @@
 #ifndef RIDGE_RIDGE_H
 #define RIDGE_RIDGE_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -29,6 +31,39 @@ RIDGE_C_API void cblas_dgemm(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE trans_
                              enum CBLAS_TRANSPOSE trans_b, const int m, const int n, const int k,
                              const double alpha, const double* a, const int lda, const double* b,
                              const int ldb, const double beta, double* c, const int ldc);
+
+/* y = alpha * op(A) * x + beta * y, op(A) M x N (A stored M x N in `order`); incx, incy nonzero,
+ * negative ones walking the vector backwards from its end, as BLAS defines them. */
+RIDGE_C_API void cblas_sgemv(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE trans, const int m,
+                             const int n, const float alpha, const float* a, const int lda,
+                             const float* x, const int incx, const float beta, float* y,
+                             const int incy);
+RIDGE_C_API void cblas_dgemv(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE trans, const int m,
+                             const int n, const double alpha, const double* a, const int lda,
+                             const double* x, const int incx, const double beta, double* y,
+                             const int incy);
+
+/* The Fortran BLAS routines (column-major, every argument by reference). The trailing string
+ * lengths, which Fortran compilers pass for each character argument, are accepted and ignored:
+ * only the first character counts, and callers that omit them are safe too. */
+RIDGE_C_API void sgemm_(const char* transa, const char* transb, const int* m, const int* n,
+                        const int* k, const float* alpha, const float* a, const int* lda,
+                        const float* b, const int* ldb, const float* beta, float* c,
+                        const int* ldc, size_t transa_len, size_t transb_len);
+RIDGE_C_API void dgemm_(const char* transa, const char* transb, const int* m, const int* n,
+                        const int* k, const double* alpha, const double* a, const int* lda,
+                        const double* b, const int* ldb, const double* beta, double* c,
+                        const int* ldc, size_t transa_len, size_t transb_len);
+RIDGE_C_API void sgemv_(const char* trans, const int* m, const int* n, const float* alpha,
+                        const float* a, const int* lda, const float* x, const int* incx,
+                        const float* beta, float* y, const int* incy, size_t trans_len);
+RIDGE_C_API void dgemv_(const char* trans, const int* m, const int* n, const double* alpha,
+                        const double* a, const int* lda, const double* x, const int* incx,
+                        const double* beta, double* y, const int* incy, size_t trans_len);
+
+/* The Fortran BLAS error handler: prints which parameter of which routine was wrong to stderr
+ * and returns (the reference one stops the program). Weak, so a program may define its own. */
+RIDGE_C_API void xerbla_(const char* routine, const int* parameter, size_t routine_len);
 
 /* The CBLAS error handler: prints which parameter of which routine was wrong to stderr. A weak
  * symbol, so a program may define its own. */

@@ -2,5 +2,6 @@
 #pragma once
 
 #include "ridge/gemm.hpp"
+#include "ridge/gemv.hpp"
 #include "ridge/isa.hpp"
 #include "ridge/machine.hpp"

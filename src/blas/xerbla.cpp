@@ -1,5 +1,6 @@
-// The BLAS error handlers. Weak, so a program may supply its own; ours reports on stderr and
-// returns (never exits: a library does not end its host process over an argument).
+// The BLAS error handlers. Weak, so a program may supply its own; ours report on stderr and
+// return (never exit: a library does not end its host process over an argument, although the
+// reference handlers stop the program).
 #include <cstdarg>
 #include <cstdio>
 
@@ -16,6 +17,14 @@ __attribute__((weak)) void cblas_xerbla(int parameter, const char* routine, cons
     std::vfprintf(stderr, message, args);
     va_end(args);
   }
+}
+
+// The name is not NUL-terminated: routine_len characters, blank-padded.
+__attribute__((weak)) void xerbla_(const char* routine, const int* parameter, size_t routine_len) {
+  int length = static_cast<int>(routine_len);
+  while (length > 0 && routine[length - 1] == ' ') --length;
+  std::fprintf(stderr, "ridge: on entry to %.*s parameter number %d had an illegal value\n",
+               length, routine, *parameter);
 }
 
 }  // extern "C"

@@ -2,37 +2,19 @@
 // column-major problem (gemm/problem.hpp).
 #include "ridge/gemm.hpp"
 
-#include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "gemm/driver.hpp"
+#include "gemm/view_checks.hpp"
 
 namespace ridge {
 namespace {
 
+constexpr const char* kFunction = "ridge::gemm";
+
 [[noreturn]] void invalid(const std::string& message) {
-  throw std::invalid_argument("ridge::gemm: " + message);
-}
-
-template <class T>
-bool view_valid(const MatrixView<T>& v) {
-  const std::int64_t extent = v.layout == Layout::row_major ? v.cols : v.rows;
-  return v.rows >= 0 && v.cols >= 0 && v.ld >= (extent > 1 ? extent : 1) &&
-         (v.data != nullptr || v.rows == 0 || v.cols == 0);
-}
-
-template <class T>
-void check_view(const char* name, const MatrixView<T>& v) {
-  if (view_valid(v)) return;
-  const std::string n(name);
-  if (v.rows < 0) invalid(n + ".rows is negative (" + std::to_string(v.rows) + ")");
-  if (v.cols < 0) invalid(n + ".cols is negative (" + std::to_string(v.cols) + ")");
-  const std::int64_t extent = v.layout == Layout::row_major ? v.cols : v.rows;
-  if (v.ld < (extent > 1 ? extent : 1))
-    invalid(n + ".ld (" + std::to_string(v.ld) + ") is below " +
-            (v.layout == Layout::row_major ? "the column count (" : "the row count (") +
-            std::to_string(extent > 1 ? extent : 1) + ")");
-  invalid(n + ".data is null");
+  detail::invalid_argument(kFunction, message);
 }
 
 // Throws std::invalid_argument describing the first bad argument. Out of line and cold, so the
@@ -41,9 +23,9 @@ template <class T>
 [[noreturn, gnu::cold, gnu::noinline]] void report_invalid(const MatrixView<const T>& a,
                                                              const MatrixView<const T>& b,
                                                              const MatrixView<T>& c) {
-  check_view("a", a);
-  check_view("b", b);
-  check_view("c", c);
+  detail::check_view(kFunction, "a", a);
+  detail::check_view(kFunction, "b", b);
+  detail::check_view(kFunction, "c", c);
   if (c.trans != Transpose::none) invalid("c must not be transposed");
   if (a.op_rows() != c.rows)
     invalid("op(a) has " + std::to_string(a.op_rows()) + " rows but c has " +
@@ -67,8 +49,8 @@ void strides(const MatrixView<T>& v, std::int64_t& rs, std::int64_t& cs) {
 template <class T>
 void gemm_impl(T alpha, const MatrixView<const T>& a, const MatrixView<const T>& b, T beta,
                const MatrixView<T>& c) {
-  if (!view_valid(a) || !view_valid(b) || !view_valid(c) || c.trans != Transpose::none ||
-      a.op_rows() != c.rows || b.op_cols() != c.cols || a.op_cols() != b.op_rows())
+  if (!detail::view_valid(a) || !detail::view_valid(b) || !detail::view_valid(c) ||
+      c.trans != Transpose::none || a.op_rows() != c.rows || b.op_cols() != c.cols || a.op_cols() != b.op_rows())
     report_invalid(a, b, c);
   std::int64_t a_rs, a_cs, b_rs, b_cs, c_rs, c_cs;
   strides(a, a_rs, a_cs);

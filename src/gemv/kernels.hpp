@@ -1,0 +1,118 @@
+// The two GEMV kernels, written once over the vector traits (src/simd) and instantiated per ISA.
+// GEMV does two FLOP per element of A and reads each element once: it is bound by the rate A
+// streams in from memory, so both kernels read A exactly once, in address order, a few long
+// contiguous runs at a time (the pattern the hardware prefetchers follow best), and keep
+// everything else (x, y, partial sums) in L1.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "gemm/microkernel.hpp"  // RIDGE_UNROLL
+#include "gemv/problem.hpp"
+
+namespace ridge::gemv_detail {
+
+template <class V>
+struct GemvKernels {
+  using T = typename V::scalar;
+  using reg = typename V::reg;
+  static constexpr int W = V::width;
+
+  // y = alpha * A x + beta * y, A column-major: y is a sum of A's columns. Rows go in blocks
+  // whose partial sums t fill a quarter of a 32 KiB L1; across a block, Columns columns at a
+  // time stream in (each a contiguous run of the block's rows) and are added to t in column
+  // order, so every y element sees the same operations whatever the grouping and the split
+  // between threads. Eight columns per pass of t keep its loads and stores at a quarter of the
+  // loads of A.
+  static constexpr int kColumns = 8;
+  static constexpr std::int64_t kRowBlock = 8192 / sizeof(T);
+
+  template <int Columns>
+  static void add_columns(std::int64_t rows, const T* a, std::int64_t lda, const T* x, T* t) {
+    reg xj[Columns];
+    RIDGE_UNROLL for (int j = 0; j < Columns; ++j) xj[j] = V::broadcast(x + j);
+    std::int64_t i = 0;
+    for (; i + W <= rows; i += W) {
+      reg acc = V::load(t + i);
+      RIDGE_UNROLL for (int j = 0; j < Columns; ++j) acc = V::fma(V::load(a + j * lda + i), xj[j], acc);
+      V::store(t + i, acc);
+    }
+    if (i < rows) {
+      const int lanes = static_cast<int>(rows - i);
+      reg acc = V::load_partial(t + i, lanes);
+      RIDGE_UNROLL for (int j = 0; j < Columns; ++j)
+        acc = V::fma(V::load_partial(a + j * lda + i, lanes), xj[j], acc);
+      V::store_partial(t + i, acc, lanes);
+    }
+  }
+
+  // y = fma(alpha, t, beta * y) over `rows` elements, the formula of the GEMM tiles; beta = 0
+  // does not read y (NaN already in y does not propagate).
+  static void finish(std::int64_t rows, const T* t, T alpha, T beta, T* y) {
+    const reg alpha_v = V::set1(alpha), beta_v = V::set1(beta);
+    std::int64_t i = 0;
+    for (; i < rows; i += W) {
+      const int lanes = static_cast<int>(std::min<std::int64_t>(W, rows - i));
+      const reg old = beta != 0 ? V::mul(beta_v, V::load_partial(y + i, lanes)) : V::zero();
+      V::store_partial(y + i, V::fma(alpha_v, V::load_partial(t + i, lanes), old), lanes);
+    }
+  }
+
+  static void columns(const Problem<T>& p) {
+    alignas(64) T t[kRowBlock];
+    for (std::int64_t i0 = 0; i0 < p.m; i0 += kRowBlock) {
+      const std::int64_t rows = std::min(kRowBlock, p.m - i0);
+      std::fill_n(t, rows, T(0));
+      const T* a = p.a + i0;
+      std::int64_t j = 0;
+      for (; j + kColumns <= p.n; j += kColumns)
+        add_columns<kColumns>(rows, a + j * p.lda, p.lda, p.x + j, t);
+      for (; j < p.n; ++j) add_columns<1>(rows, a + j * p.lda, p.lda, p.x + j, t);
+      finish(rows, t, p.alpha, p.beta, p.y + i0);
+    }
+  }
+
+  // y = alpha * A^T x + beta * y, A column-major: each y element is the dot product of a
+  // contiguous column with x. Columns go Columns at a time, sharing each load of x; each column
+  // keeps two accumulators, so the FMA latency hides behind 2 * Columns independent chains
+  // when A comes from the caches. The lane order of each dot product depends only on m.
+  static constexpr int kDotColumns = 4;
+
+  template <int Columns>
+  static void dot_columns(std::int64_t m, const T* a, std::int64_t lda, const T* x, T alpha,
+                          T beta, T* y) {
+    reg acc[Columns][2];
+    RIDGE_UNROLL for (int j = 0; j < Columns; ++j) acc[j][0] = acc[j][1] = V::zero();
+    std::int64_t i = 0;
+    for (; i + 2 * W <= m; i += 2 * W) {
+      const reg x0 = V::load(x + i), x1 = V::load(x + i + W);
+      RIDGE_UNROLL for (int j = 0; j < Columns; ++j) {
+        acc[j][0] = V::fma(V::load(a + j * lda + i), x0, acc[j][0]);
+        acc[j][1] = V::fma(V::load(a + j * lda + i + W), x1, acc[j][1]);
+      }
+    }
+    for (int half = 0; half < 2 && i < m; ++half, i += W) {
+      const int lanes = static_cast<int>(std::min<std::int64_t>(W, m - i));
+      const reg xv = V::load_partial(x + i, lanes);
+      RIDGE_UNROLL for (int j = 0; j < Columns; ++j)
+        acc[j][half] = V::fma(V::load_partial(a + j * lda + i, lanes), xv, acc[j][half]);
+    }
+    RIDGE_UNROLL for (int j = 0; j < Columns; ++j) {
+      const T old = beta != 0 ? beta * y[j] : T(0);
+      y[j] = std::fma(alpha, V::reduce_add(V::add(acc[j][0], acc[j][1])), old);
+    }
+  }
+
+  static void dots(const Problem<T>& p) {
+    std::int64_t j = 0;
+    for (; j + kDotColumns <= p.n; j += kDotColumns)
+      dot_columns<kDotColumns>(p.m, p.a + j * p.lda, p.lda, p.x, p.alpha, p.beta, p.y + j);
+    for (; j < p.n; ++j) dot_columns<1>(p.m, p.a + j * p.lda, p.lda, p.x, p.alpha, p.beta, p.y + j);
+  }
+
+  static Kernels<T> kernels() { return {&columns, &dots}; }
+};
+
+}  // namespace ridge::gemv_detail
