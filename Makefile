@@ -2,7 +2,9 @@
 #   make bench   the main job: machine, quick probe, a short GEMM sweep against the peer libraries
 #   make test    the whole test suite (GoogleTest through CTest)
 
-BUILD_PACKAGES := cmake g++ make googletest libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev
+# pkgconf: the packaging test also builds an example with pkg-config, as a user would.
+BUILD_PACKAGES := cmake g++ make googletest libgtest-dev libgmock-dev libcli11-dev \
+  nlohmann-json3-dev pkgconf
 PEER_PACKAGES := libopenblas0-pthread libblis4-openmp libdnnl2
 RIDGE := build/release/tools/ridge/ridge
 
