@@ -2,9 +2,10 @@
 #   make bench   the main job: machine, quick probe, a short GEMM sweep against the peer libraries
 #   make test    the whole test suite (GoogleTest through CTest)
 
-# pkgconf: the packaging test also builds an example with pkg-config, as a user would.
+# pkgconf: the packaging test also builds an example with pkg-config, as a user would;
+# libblas-dev: the LD_PRELOAD test runs a program built against the reference BLAS on ridge.
 BUILD_PACKAGES := cmake g++ make googletest libgtest-dev libgmock-dev libcli11-dev \
-  nlohmann-json3-dev pkgconf
+  nlohmann-json3-dev pkgconf libblas-dev
 PEER_PACKAGES := libopenblas0-pthread libblis4-openmp libdnnl2
 RIDGE := build/release/tools/ridge/ridge
 
