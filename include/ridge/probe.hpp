@@ -31,6 +31,14 @@ struct Figure {
 // Spread above which a figure is flagged noisy.
 inline constexpr double kNoisySpread = 0.10;
 
+// Sustained read rate over `threads` threads (one pinned per CPU of the affinity mask) in GB/s:
+// the probe's read kernel, on the ISA the probe's bandwidth sweep would pick, each thread summing
+// its own buffer of `bytes_per_thread` again and again, timed as the sweep times it. With all
+// threads' buffers far beyond the last-level cache (STREAM's rule: at least 4 x its size) this
+// is the DRAM read bandwidth that bandwidth-bound kernels are held against. Throws
+// std::invalid_argument for threads < 1 or a buffer below 512 bytes.
+RIDGE_API Figure read_bandwidth(int threads, std::int64_t bytes_per_thread);
+
 struct PeakResult {
   std::string isa;   // "scalar", "sse", "generic" (the portable traits), "avx2", "avx512"
   std::string type;  // "f64", "f32", "bf16", "int8" (int8 in GOP/s)

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <stdexcept>
 
 #include "probe/bandwidth_kernels.hpp"
 #include "probe/mapped_buffer.hpp"
@@ -160,6 +161,9 @@ BandwidthSweep measure_bandwidth(const BandwidthPlan& plan,
     }
     for (int k = 0; k < static_cast<int>(std::size(kKernels)); ++k) {
       if (k == 2 && kernels.write_nt == nullptr) continue;
+      if (!plan.kernels.empty() && std::find(plan.kernels.begin(), plan.kernels.end(),
+                                             kKernels[k].name) == plan.kernels.end())
+        continue;
       for (std::int64_t size : sizes) {
         const std::int64_t n = size / 8 / kKernels[k].arrays / kBandwidthBlock * kBandwidthBlock;
         if (n == 0) continue;
@@ -214,3 +218,19 @@ std::vector<BandwidthPlateau> bandwidth_plateaus(const std::vector<BandwidthPoin
 }
 
 }  // namespace ridge::probe::detail
+
+namespace ridge::probe {
+
+Figure read_bandwidth(int threads, std::int64_t bytes_per_thread) {
+  if (threads < 1) throw std::invalid_argument("ridge::probe::read_bandwidth: threads < 1");
+  if (bytes_per_thread < kBandwidthBlock * 8)
+    throw std::invalid_argument("ridge::probe::read_bandwidth: bytes_per_thread below one block");
+  detail::BandwidthPlan plan;
+  plan.sizes = {bytes_per_thread};
+  plan.largest_total = bytes_per_thread * threads;
+  plan.thread_counts = {threads};
+  plan.kernels = {"read"};
+  return detail::measure_bandwidth(plan, {}).points.front().gbs;
+}
+
+}  // namespace ridge::probe

@@ -19,6 +19,8 @@ struct BandwidthPlan {
   // more threads do not need more memory.
   std::int64_t largest_total = 0;
   std::vector<int> thread_counts;
+  // The kernels to run, by BandwidthPoint::kernel name; empty: all five.
+  std::vector<std::string> kernels;
   SamplingPolicy policy;
   double sample_s = 0.01;
 };

@@ -1,16 +1,20 @@
 // The probe's kernels compute what they claim, on every ISA path this CPU has (the others skip):
-// bandwidth kernels element by element, dot-product loops exactly, FMA loops' operation counts.
+// bandwidth kernels element by element, dot-product loops exactly, FMA loops' operation counts;
+// and the bandwidth sweep runs the kernels its plan names.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <stdexcept>
 #include <vector>
 
+#include "probe/bandwidth.hpp"
 #include "probe/bandwidth_kernels.hpp"
 #include "probe/fma_loop.hpp"
 #include "probe/mapped_buffer.hpp"
 #include "probe/peak_compute.hpp"
 #include "ridge/isa.hpp"
 #include "ridge/machine.hpp"
+#include "ridge/probe.hpp"
 
 namespace ridge::test {
 namespace {
@@ -117,6 +121,26 @@ TEST(PeakLoops, GuardsSkipWhatTheCpuLacks) {
     if (!isa_supported(isa)) {
       EXPECT_THROW(probe::fma_peak_gflops(probe::FmaType::f32, 1, isa), std::invalid_argument);
     }
+}
+
+TEST(BandwidthSweep, RunsOnlyThePlannedKernels) {
+  probe::detail::BandwidthPlan plan;
+  plan.sizes = {64 << 10};
+  plan.largest_total = 64 << 10;
+  plan.thread_counts = {1};
+  plan.kernels = {"read", "triad"};
+  plan.policy = {2, 2, 1.0, 0.1};  // two short runs each: only which kernels ran is checked
+  plan.sample_s = 0.001;
+  const probe::detail::BandwidthSweep sweep = probe::detail::measure_bandwidth(plan, {});
+  ASSERT_EQ(sweep.points.size(), 2u);
+  EXPECT_EQ(sweep.points[0].kernel, "read");
+  EXPECT_EQ(sweep.points[1].kernel, "triad");
+  for (const probe::BandwidthPoint& p : sweep.points) EXPECT_GT(p.gbs.median, 0);
+}
+
+TEST(ReadBandwidth, RefusesNoThreadsAndBuffersBelowOneBlock) {
+  EXPECT_THROW(probe::read_bandwidth(0, 1 << 20), std::invalid_argument);
+  EXPECT_THROW(probe::read_bandwidth(1, 256), std::invalid_argument);
 }
 
 }  // namespace

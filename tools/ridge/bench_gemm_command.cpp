@@ -1,17 +1,14 @@
 // `ridge bench gemm`: GFLOP/s of ridge's GEMM over a shape sweep, as a fraction of the measured
 // FMA peak, alternating each timed run with the peer libraries named by --vs.
-#include <chrono>
-#include <cmath>
-#include <thread>
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
-#include <iostream>
 #include <memory>
 #include <random>
-#include <sstream>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "bench_common.hpp"
 #include "commands.hpp"
 #include "peer_library.hpp"
 #include "ridge/ridge.hpp"
@@ -33,19 +30,10 @@ const std::vector<Shape> kDefaultShapes = {
     {1, 4096, 4096},  {8, 4096, 4096},  {32, 4096, 4096},   {128, 4096, 4096},  {512, 4096, 11008},
     {4096, 4096, 128}, {1000, 1000, 1000}, {1023, 1025, 1027}};
 
-std::vector<Shape> parse_shapes(const std::string& text) {
+std::vector<Shape> shapes_from(const std::string& text) {
+  if (text.empty()) return kDefaultShapes;
   std::vector<Shape> shapes;
-  std::stringstream list(text);
-  std::string item;
-  while (std::getline(list, item, ',')) {
-    Shape s{};
-    char x1 = 0, x2 = 0;
-    std::stringstream one(item);
-    if (!(one >> s.m >> x1 >> s.n >> x2 >> s.k) || x1 != 'x' || x2 != 'x' || s.m < 0 || s.n < 0 ||
-        s.k < 0)
-      throw std::invalid_argument("bad shape '" + item + "' (expected MxNxK)");
-    shapes.push_back(s);
-  }
+  for (const auto& e : parse_shapes(text, "MxNxK")) shapes.push_back({e[0], e[1], e[2]});
   return shapes;
 }
 
@@ -58,38 +46,10 @@ struct Options {
   std::vector<std::string> peers;
 };
 
-// One contender: a name and a function that runs the GEMM once.
-struct Contender {
-  std::string name;
-  std::function<void()> call;
-  std::vector<double> gflops;
-};
-
-template <class T>
-void fill_random(std::vector<T>& v, std::mt19937& rng) {
-  std::uniform_real_distribution<double> dist(-1.0, 1.0);
-  for (T& x : v) x = static_cast<T>(dist(rng));
-}
-
-// Lets the previous contender's idle threads stop spinning before the next one is timed: an
-// OpenMP runtime (BLIS, oneDNN) and ridge's pool both busy-wait briefly after a call, and a
-// spinning thread of one library would otherwise steal a core from the other (measured: ridge
-// 1024^3 on 2 threads, 141 GFLOP/s right after oneDNN calls, 212 alone).
-void quiesce() { std::this_thread::sleep_for(std::chrono::milliseconds(20)); }
-
-// Times `repeats` calls of `call` after one untimed call (which wakes the library's threads
-// after quiesce()), returns GFLOP/s.
-double time_sample(const std::function<void()>& call, double flop, int repeats) {
-  call();
-  const double start = now_seconds();
-  for (int r = 0; r < repeats; ++r) call();
-  return flop * repeats / (now_seconds() - start) * 1e-9;
-}
-
 template <class T>
 void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& peers) {
   const bool f32 = sizeof(T) == 4;
-  const std::vector<Shape> shapes = o.shapes.empty() ? kDefaultShapes : parse_shapes(o.shapes);
+  const std::vector<Shape> shapes = shapes_from(o.shapes);
   const double peak = probe::fma_peak_gflops(f32 ? probe::FmaType::f32 : probe::FmaType::f64,
                                              o.threads, active_isa());
   const bool trans_a = o.op[0] == 't', trans_b = o.op[1] == 't';
@@ -99,13 +59,11 @@ void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& pe
   std::printf("measured %s FMA peak on %d thread%s: %.1f GFLOP/s\n", o.dtype.c_str(), o.threads,
               o.threads == 1 ? "" : "s", peak);
   std::printf("%-18s %9s %7s %6s", "M x N x K", "ridge", "spread", "%peak");
-  for (const auto& p : peers) std::printf(" %9s %7s %6s", p->name().c_str(), "spread", "ratio");
+  PeerColumns columns(peers);
+  columns.print_heading();
   std::printf("\n");
 
   std::mt19937 rng(42);
-  std::vector<double> log_ratio_sum(peers.size(), 0.0);
-  double log_best_sum = 0;
-  int counted = 0;
   for (const Shape& s : shapes) {
     std::vector<T> a(static_cast<std::size_t>(std::max<std::int64_t>(1, s.m * s.k)));
     std::vector<T> b(static_cast<std::size_t>(std::max<std::int64_t>(1, s.k * s.n)));
@@ -143,73 +101,26 @@ void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& pe
                             }, {}});
     }
     const double flop = 2.0 * s.m * s.n * s.k;
-    // Warm up each contender and size its samples to >= 20 ms, so timer resolution and call
-    // overhead do not dominate small shapes. The size comes from the fastest of up to five calls
-    // (within 0.1 s): from a single call, one slow call (a thread still waking up, a noise burst)
-    // shrank every sample of the shape. Seen at 128^3 on 2 threads: a 1.4 ms first call left
-    // samples of 11 calls (0.35 ms), too short for the scheduler to spread two threads that had
-    // woken up on one CPU.
-    std::vector<int> repeats;
-    for (auto& con : contenders) {
-      if (!con.call) {
-        repeats.push_back(0);
-        continue;
-      }
-      con.call();
-      double one = 1e30;
-      const double start = now_seconds();
-      for (int i = 0; i < 5 && (i == 0 || now_seconds() - start < 0.1); ++i) {
-        const double t0 = now_seconds();
-        con.call();
-        one = std::min(one, now_seconds() - t0);
-      }
-      repeats.push_back(std::max(1, static_cast<int>(0.02 / std::max(1e-9, one))));
-    }
-    for (int run = 0; run < o.runs; ++run)
-      for (std::size_t i = 0; i < contenders.size(); ++i)
-        if (contenders[i].call) {
-          quiesce();
-          contenders[i].gflops.push_back(
-              flop > 0 ? time_sample(contenders[i].call, flop, repeats[i]) : 0.0);
-        }
+    time_alternately(contenders, flop, o.runs);
 
-    const Summary mine = summarize(contenders[0].gflops);
+    const Summary mine = summarize(contenders[0].rates);
     char shape[64];
     std::snprintf(shape, sizeof(shape), "%lldx%lldx%lld", static_cast<long long>(s.m),
                   static_cast<long long>(s.n), static_cast<long long>(s.k));
     std::printf("%-18s %9.1f %6.1f%% %5.1f%%", shape, mine.median, 100 * mine.spread(),
                 100 * mine.median / peak);
-    double best_peer = 0;
-    for (std::size_t i = 1; i < contenders.size(); ++i) {
-      if (!contenders[i].call) {
-        std::printf(" %9s %7s %6s", "-", "", "");
-        continue;
-      }
-      const Summary theirs = summarize(contenders[i].gflops);
-      best_peer = std::max(best_peer, theirs.median);
-      const double ratio = theirs.median > 0 ? mine.median / theirs.median : 0;
-      if (ratio > 0) log_ratio_sum[i - 1] += std::log(ratio);
-      std::printf(" %9.1f %6.1f%% %5.2fx", theirs.median, 100 * theirs.spread(), ratio);
-    }
+    const double best_peer = columns.print_row(contenders);
     if (s.m == 1 && mine.median > 0) {
       // M = 1 streams B once: report the bandwidth it reached.
       const double seconds = flop / (mine.median * 1e9);
-      std::printf("  B read at %.1f GB/s", static_cast<double>(s.k * s.n * sizeof(T)) / seconds * 1e-9);
+      std::printf("  B read at %.1f GB/s",
+                  static_cast<double>(s.k * s.n * sizeof(T)) / seconds * 1e-9);
     }
-    if (best_peer > 0) {
-      std::printf("  vs best %.2fx", mine.median / best_peer);
-      log_best_sum += std::log(mine.median / best_peer);
-    }
+    columns.print_vs_best(mine.median, best_peer);
     std::printf("\n");
     std::fflush(stdout);
-    ++counted;
   }
-  if (!peers.empty() && counted > 0) {
-    std::printf("geometric mean of ratios:");
-    for (std::size_t i = 0; i < peers.size(); ++i)
-      std::printf(" vs %s %.3fx;", peers[i]->name().c_str(), std::exp(log_ratio_sum[i] / counted));
-    std::printf(" vs best peer per shape %.3fx\n", std::exp(log_best_sum / counted));
-  }
+  columns.print_means();
 }
 
 }  // namespace
@@ -226,11 +137,8 @@ void add_bench_gemm_command(CLI::App& bench_app) {
       ->check(CLI::Range(1, 1000));
   cmd->add_option("--vs", o.peers, "Peer library: openblas, blis, onednn or a path (repeatable)");
   cmd->callback([] {
-    if (o.threads <= 0) o.threads = num_threads();
-    set_num_threads(o.threads);
-    std::vector<std::unique_ptr<PeerLibrary>> peers;
-    for (const std::string& spec : o.peers) peers.push_back(PeerLibrary::load(spec, o.threads));
-    if (o.threads == 1) pin_current_thread(Machine::current().cpu_ids.front());
+    const std::vector<std::unique_ptr<PeerLibrary>> peers =
+        set_up_threads_and_peers(o.threads, o.peers);
     if (o.dtype == "f32") {
       bench<float>(o, peers);
     } else {

@@ -56,6 +56,8 @@ std::unique_ptr<PeerLibrary> PeerLibrary::load(const std::string& spec, int thre
   peer->handle_ = handle;
   peer->sgemm_ = reinterpret_cast<CblasSgemm>(dlsym(handle, "cblas_sgemm"));
   peer->dgemm_ = reinterpret_cast<CblasDgemm>(dlsym(handle, "cblas_dgemm"));
+  peer->sgemv_ = reinterpret_cast<CblasSgemv>(dlsym(handle, "cblas_sgemv"));
+  peer->dgemv_ = reinterpret_cast<CblasDgemv>(dlsym(handle, "cblas_dgemv"));
   if (peer->sgemm_ == nullptr)
     peer->dnnl_sgemm_ = reinterpret_cast<DnnlSgemm>(dlsym(handle, "dnnl_sgemm"));
   if (!peer->has_sgemm() && !peer->has_dgemm())
@@ -93,6 +95,18 @@ void PeerLibrary::dgemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t
   dgemm_(kRowMajor, trans_a ? kTrans : kNoTrans, trans_b ? kTrans : kNoTrans,
          static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), 1.0, a,
          static_cast<int>(lda), b, static_cast<int>(ldb), beta, c, static_cast<int>(ldc));
+}
+
+void PeerLibrary::sgemv(bool trans, std::int64_t m, std::int64_t n, const float* a,
+                        std::int64_t lda, const float* x, float beta, float* y) const {
+  sgemv_(kRowMajor, trans ? kTrans : kNoTrans, static_cast<int>(m), static_cast<int>(n), 1.0f, a,
+         static_cast<int>(lda), x, 1, beta, y, 1);
+}
+
+void PeerLibrary::dgemv(bool trans, std::int64_t m, std::int64_t n, const double* a,
+                        std::int64_t lda, const double* x, double beta, double* y) const {
+  dgemv_(kRowMajor, trans ? kTrans : kNoTrans, static_cast<int>(m), static_cast<int>(n), 1.0, a,
+         static_cast<int>(lda), x, 1, beta, y, 1);
 }
 
 }  // namespace ridge::cli

@@ -10,14 +10,16 @@ namespace ridge::cli {
 class PeerLibrary {
  public:
   // `spec`: a short name (openblas, blis, onednn) or a path to a shared library exporting
-  // cblas_sgemm/cblas_dgemm. Thread count is set before the library starts its threads.
-  // Throws std::runtime_error when it cannot be loaded.
+  // cblas_sgemm/cblas_dgemm, and cblas_sgemv/cblas_dgemv where it has them. Thread count is set
+  // before the library starts its threads. Throws std::runtime_error when it cannot be loaded.
   static std::unique_ptr<PeerLibrary> load(const std::string& spec, int threads);
   ~PeerLibrary();
 
   const std::string& name() const { return name_; }
   bool has_sgemm() const { return sgemm_ != nullptr || dnnl_sgemm_ != nullptr; }
   bool has_dgemm() const { return dgemm_ != nullptr; }
+  bool has_sgemv() const { return sgemv_ != nullptr; }
+  bool has_dgemv() const { return dgemv_ != nullptr; }
 
   // Row-major: C = op(A) * op(B) + beta * C, op transposing where trans_a / trans_b say.
   void sgemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
@@ -26,12 +28,22 @@ class PeerLibrary {
   void dgemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
              const double* a, std::int64_t lda, const double* b, std::int64_t ldb, double beta,
              double* c, std::int64_t ldc) const;
+  // Row-major, unit increments: y = op(A) * x + beta * y, A stored m x n, op transposing it
+  // where `trans` says.
+  void sgemv(bool trans, std::int64_t m, std::int64_t n, const float* a, std::int64_t lda,
+             const float* x, float beta, float* y) const;
+  void dgemv(bool trans, std::int64_t m, std::int64_t n, const double* a, std::int64_t lda,
+             const double* x, double beta, double* y) const;
 
  private:
   using CblasSgemm = void (*)(int, int, int, int, int, int, float, const float*, int, const float*,
                               int, float, float*, int);
   using CblasDgemm = void (*)(int, int, int, int, int, int, double, const double*, int,
                               const double*, int, double, double*, int);
+  using CblasSgemv = void (*)(int, int, int, int, float, const float*, int, const float*, int,
+                              float, float*, int);
+  using CblasDgemv = void (*)(int, int, int, int, double, const double*, int, const double*, int,
+                              double, double*, int);
   using DnnlSgemm = int (*)(char, char, std::int64_t, std::int64_t, std::int64_t, float,
                             const float*, std::int64_t, const float*, std::int64_t, float, float*,
                             std::int64_t);
@@ -40,6 +52,8 @@ class PeerLibrary {
   CblasSgemm sgemm_ = nullptr;
   CblasDgemm dgemm_ = nullptr;
   DnnlSgemm dnnl_sgemm_ = nullptr;
+  CblasSgemv sgemv_ = nullptr;  // null in oneDNN, which has no GEMV
+  CblasDgemv dgemv_ = nullptr;
 };
 
 }  // namespace ridge::cli

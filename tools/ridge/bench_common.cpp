@@ -1,0 +1,149 @@
+// The parts of `ridge bench` that every kernel's command uses (see bench_common.hpp).
+#include "bench_common.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include "ridge/ridge.hpp"
+#include "timing.hpp"
+
+namespace ridge::cli {
+namespace {
+
+// Lets the previous contender's idle threads stop spinning before the next one is timed: an
+// OpenMP runtime (BLIS, oneDNN) and ridge's pool both busy-wait briefly after a call, and a
+// spinning thread of one library would otherwise steal a core from the other (measured: ridge
+// 1024^3 on 2 threads, 141 GFLOP/s right after oneDNN calls, 212 alone).
+void quiesce() { std::this_thread::sleep_for(std::chrono::milliseconds(20)); }
+
+// Times `repeats` calls of `call` after one untimed call (which wakes the library's threads
+// after quiesce()), returns `work` x repeats / seconds x 1e-9.
+double time_sample(const std::function<void()>& call, double work, int repeats) {
+  call();
+  const double start = now_seconds();
+  for (int r = 0; r < repeats; ++r) call();
+  return work * repeats / (now_seconds() - start) * 1e-9;
+}
+
+// Calls per timed sample, so that a sample lasts >= 20 ms and timer resolution and call
+// overhead do not dominate small shapes. The size comes from the fastest of up to five calls
+// (within 0.1 s) after a warm-up call: from a single call, one slow call (a thread still waking
+// up, a noise burst) shrank every sample of the shape. Seen at 128^3 GEMM on 2 threads: a 1.4 ms
+// first call left samples of 11 calls (0.35 ms), too short for the scheduler to spread two
+// threads that had woken up on one CPU.
+int repeats_for(const std::function<void()>& call) {
+  call();
+  double one = 1e30;
+  const double start = now_seconds();
+  for (int i = 0; i < 5 && (i == 0 || now_seconds() - start < 0.1); ++i) {
+    const double t0 = now_seconds();
+    call();
+    one = std::min(one, now_seconds() - t0);
+  }
+  return std::max(1, static_cast<int>(0.02 / std::max(1e-9, one)));
+}
+
+}  // namespace
+
+std::vector<std::unique_ptr<PeerLibrary>> set_up_threads_and_peers(
+    int& threads, const std::vector<std::string>& specs) {
+  if (threads <= 0) threads = num_threads();
+  set_num_threads(threads);
+  std::vector<std::unique_ptr<PeerLibrary>> peers;
+  for (const std::string& spec : specs) peers.push_back(PeerLibrary::load(spec, threads));
+  if (threads == 1) pin_current_thread(Machine::current().cpu_ids.front());
+  return peers;
+}
+
+std::vector<std::vector<std::int64_t>> parse_shapes(const std::string& text,
+                                                    const std::string& pattern) {
+  const auto extents = std::count(pattern.begin(), pattern.end(), 'x') + 1;
+  std::vector<std::vector<std::int64_t>> shapes;
+  std::stringstream list(text);
+  std::string item;
+  while (std::getline(list, item, ',')) {
+    std::vector<std::int64_t> shape(static_cast<std::size_t>(extents));
+    std::stringstream one(item);
+    bool good = true;
+    for (std::size_t i = 0; i < shape.size() && good; ++i) {
+      char x = 'x';
+      if (i > 0) one >> x;
+      good = (one >> shape[i]) && x == 'x' && shape[i] >= 0;
+    }
+    good = good && (one >> std::ws).eof();  // "4096x4096x128" is no MxN
+    if (!good) throw std::invalid_argument("bad shape '" + item + "' (expected " + pattern + ")");
+    shapes.push_back(shape);
+  }
+  return shapes;
+}
+
+void time_alternately(std::vector<Contender>& contenders, double work, int runs) {
+  std::vector<int> repeats;
+  for (const Contender& con : contenders) repeats.push_back(con.call ? repeats_for(con.call) : 0);
+  for (int run = 0; run < runs; ++run)
+    for (std::size_t i = 0; i < contenders.size(); ++i)
+      if (contenders[i].call) {
+        quiesce();
+        contenders[i].rates.push_back(
+            work > 0 ? time_sample(contenders[i].call, work, repeats[i]) : 0.0);
+      }
+}
+
+PeerColumns::PeerColumns(const std::vector<std::unique_ptr<PeerLibrary>>& peers)
+    : per_peer_(peers.size()) {
+  for (const auto& p : peers) names_.push_back(p->name());
+}
+
+void PeerColumns::print_heading() const {
+  for (const std::string& name : names_)
+    std::printf(" %9s %7s %6s", name.c_str(), "spread", "ratio");
+}
+
+double PeerColumns::print_row(const std::vector<Contender>& contenders) {
+  const double mine = summarize(contenders[0].rates).median;
+  double best_peer = 0;
+  for (std::size_t i = 1; i < contenders.size(); ++i) {
+    if (!contenders[i].call) {
+      std::printf(" %9s %7s %6s", "-", "", "");
+      continue;
+    }
+    const Summary theirs = summarize(contenders[i].rates);
+    best_peer = std::max(best_peer, theirs.median);
+    const double ratio = theirs.median > 0 ? mine / theirs.median : 0;
+    if (ratio > 0) {
+      per_peer_[i - 1].sum += std::log(ratio);
+      ++per_peer_[i - 1].count;
+    }
+    std::printf(" %9.1f %6.1f%% %5.2fx", theirs.median, 100 * theirs.spread(), ratio);
+  }
+  ++rows_;
+  return best_peer;
+}
+
+void PeerColumns::print_vs_best(double mine, double best_peer) {
+  if (best_peer <= 0) return;
+  std::printf("  vs best %.2fx", mine / best_peer);
+  vs_best_.sum += std::log(mine / best_peer);
+  ++vs_best_.count;
+}
+
+void PeerColumns::print_means() const {
+  if (names_.empty() || rows_ == 0) return;
+  // A peer that never ran (oneDNN has no dgemm, no gemv) gets "-", not a ratio of 1.
+  auto mean = [](const LogRatios& r) {
+    char text[32] = "-";
+    if (r.count > 0) std::snprintf(text, sizeof(text), "%.3fx", std::exp(r.sum / r.count));
+    return std::string(text);
+  };
+  std::printf("geometric mean of ratios:");
+  for (std::size_t i = 0; i < names_.size(); ++i)
+    std::printf(" vs %s %s;", names_[i].c_str(), mean(per_peer_[i]).c_str());
+  std::printf(" vs best peer per shape %s\n", mean(vs_best_).c_str());
+}
+
+}  // namespace ridge::cli

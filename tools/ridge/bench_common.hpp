@@ -1,0 +1,68 @@
+// What the `ridge bench` commands share: thread and peer set-up, shape lists, random operands,
+// ridge and the peers timed alternately in one run, and the columns comparing them.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "peer_library.hpp"
+
+namespace ridge::cli {
+
+// Sets ridge's thread count (`threads` <= 0: all CPUs, written back), loads the peers named by
+// `specs` with the same count, and pins this thread to the first CPU when it runs alone.
+std::vector<std::unique_ptr<PeerLibrary>> set_up_threads_and_peers(
+    int& threads, const std::vector<std::string>& specs);
+
+// A comma-separated list of shapes, each shaped like `pattern` ("MxNxK": three sizes joined by
+// 'x'). Throws std::invalid_argument naming the first bad one.
+std::vector<std::vector<std::int64_t>> parse_shapes(const std::string& text,
+                                                    const std::string& pattern);
+
+template <class T>
+void fill_random(std::vector<T>& v, std::mt19937& rng) {
+  std::uniform_real_distribution<double> dist(-1.0, 1.0);
+  for (T& x : v) x = static_cast<T>(dist(rng));
+}
+
+// One contender: a name and a function that runs the kernel once (null: the library lacks it).
+struct Contender {
+  std::string name;
+  std::function<void()> call;
+  std::vector<double> rates;  // one per timed run: `work` per call x calls / seconds x 1e-9
+};
+
+// Warms up each contender, then times it `runs` times, every contender once per round, so that
+// ridge and the peers meet the same machine noise; `work` (FLOP, bytes) per call makes the rates.
+void time_alternately(std::vector<Contender>& contenders, double work, int runs);
+
+// The peer columns of a bench table: their heading, each row's medians, spreads and ridge's
+// ratios, and at the end the geometric mean of each peer's ratios over the rows it ran.
+class PeerColumns {
+ public:
+  explicit PeerColumns(const std::vector<std::unique_ptr<PeerLibrary>>& peers);
+  void print_heading() const;
+  // contenders[0] is ridge, the rest the peers in order ("-" for one without the kernel).
+  // Returns the best peer's median rate, 0 when none ran.
+  double print_row(const std::vector<Contender>& contenders);
+  // "vs best" for the row: nothing when no peer ran.
+  void print_vs_best(double mine, double best_peer);
+  // The geometric means line; nothing without peers or rows.
+  void print_means() const;
+
+ private:
+  struct LogRatios {
+    double sum = 0;
+    int count = 0;
+  };
+  std::vector<std::string> names_;
+  std::vector<LogRatios> per_peer_;
+  LogRatios vs_best_;
+  int rows_ = 0;
+};
+
+}  // namespace ridge::cli
