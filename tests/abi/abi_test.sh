@@ -16,8 +16,12 @@ handlers="cblas_xerbla xerbla_"
 # nm -D: "ADDRESS TYPE NAME" for each defined dynamic symbol.
 nm -D --defined-only "$libridge" >"$scratch/symbols"
 while read -r _ type name; do
-  case " $blas " in *" $name "*) [[ $type == T ]] || fail "$name is not a plain function"; continue ;; esac
-  case " $handlers " in *" $name "*) [[ $type == W ]] || fail "$name is not weak"; continue ;; esac
+  case " $blas " in
+    *" $name "*) [[ $type == T ]] || fail "$name is not a plain function"; continue ;;
+  esac
+  case " $handlers " in
+    *" $name "*) [[ $type == W ]] || fail "$name is not weak"; continue ;;
+  esac
   [[ $name == ridge_* ]] && continue
   demangled=$(c++filt "$name")
   [[ $demangled == ridge::* ]] || fail "libridge.so exports $name ($demangled)"

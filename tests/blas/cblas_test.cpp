@@ -44,6 +44,7 @@ TEST(CblasGemm, ReportsEveryBadArgumentWithItsParameterNumber) {
     int order, ta, tb, m, n, k, lda, ldb, ldc, parameter;
   };
   constexpr int R = CblasRowMajor, C = CblasColMajor, N = CblasNoTrans, T = CblasTrans;
+  // clang-format off
   const Case cases[] = {
       {99, N, N, 2, 3, 4, 4, 3, 3, 1},
       {R, 7, N, 2, 3, 4, 4, 3, 3, 2},   {C, 7, 7, 2, 3, 4, 2, 4, 2, 2},
@@ -59,6 +60,7 @@ TEST(CblasGemm, ReportsEveryBadArgumentWithItsParameterNumber) {
       {R, N, N, 2, 3, 4, 3, 2, 3, 11},  {C, N, N, 2, 3, 4, 1, 3, 2, 9},   // both: ldb / lda first
       {R, N, N, 2, 3, 4, 4, 3, 2, 14},  {C, N, N, 2, 3, 4, 2, 4, 1, 14},  // ldc < N, ldc < M
   };
+  // clang-format on
   for (const Case& t : cases) {
     cblas_report().reset();
     cblas_sgemm(static_cast<CBLAS_ORDER>(t.order), static_cast<CBLAS_TRANSPOSE>(t.ta),
@@ -69,8 +71,8 @@ TEST(CblasGemm, ReportsEveryBadArgumentWithItsParameterNumber) {
     cblas_report().reset();
     std::vector<double> ad(a.begin(), a.end()), bd(b.begin(), b.end()), cd(100, 5.0);
     cblas_dgemm(static_cast<CBLAS_ORDER>(t.order), static_cast<CBLAS_TRANSPOSE>(t.ta),
-                static_cast<CBLAS_TRANSPOSE>(t.tb), t.m, t.n, t.k, 1.0, ad.data(), t.lda,
-                bd.data(), t.ldb, 0.0, cd.data(), t.ldc);
+                static_cast<CBLAS_TRANSPOSE>(t.tb), t.m, t.n, t.k, 1.0, ad.data(), t.lda, bd.data(),
+                t.ldb, 0.0, cd.data(), t.ldc);
     EXPECT_EQ(cblas_report().parameter, t.parameter);
     EXPECT_EQ(cblas_report().routine, "cblas_dgemm");
     for (double x : cd) EXPECT_EQ(x, 5.0);
@@ -104,7 +106,8 @@ TYPED_TEST(CblasGemv, MatchesTheReferenceForEveryOrderTranspositionAndIncrement)
           const int m = 29, n = 44;
           const Transpose t = trans == CblasNoTrans ? Transpose::none : Transpose::transpose;
           Matrix<T> a(m, n, order == CblasRowMajor ? Layout::row_major : Layout::col_major, 3);
-          StridedVector<T> x(t == Transpose::none ? n : m, incx), y(t == Transpose::none ? m : n, incy);
+          StridedVector<T> x(t == Transpose::none ? n : m, incx),
+              y(t == Transpose::none ? m : n, incy);
           std::mt19937 rng(4);
           a.fill_random(rng);
           x.fill_random(rng);
@@ -124,6 +127,7 @@ TYPED_TEST(CblasGemv, ReportsEveryBadArgumentWithItsParameterNumber) {
     int order, trans, m, n, lda, incx, incy, parameter;
   };
   constexpr int R = CblasRowMajor, C = CblasColMajor, N = CblasNoTrans;
+  // clang-format off
   const Case cases[] = {
       {0, N, 4, 3, 4, 1, 1, 1},
       {R, 0, 4, 3, 3, 1, 1, 2},   {C, 200, 4, 3, 4, 1, 1, 2},
@@ -135,6 +139,7 @@ TYPED_TEST(CblasGemv, ReportsEveryBadArgumentWithItsParameterNumber) {
       {R, N, 4, 3, 3, 1, 0, 12},  {C, N, 4, 3, 4, 1, 0, 12},
       {C, N, 4, 3, 3, 0, 0, 7},   {R, N, 4, 3, 3, 0, 0, 9},
   };
+  // clang-format on
   for (const Case& t : cases) {
     cblas_report().reset();
     cblas_gemv<T>(static_cast<CBLAS_ORDER>(t.order), static_cast<CBLAS_TRANSPOSE>(t.trans), t.m,

@@ -7,7 +7,7 @@
 namespace ridge::test {
 
 struct ErrorReport {
-  int parameter = 0;   // 0: no report since reset()
+  int parameter = 0;    // 0: no report since reset()
   std::string routine;  // as passed: "cblas_sgemm", or the Fortran name trimmed ("SGEMM")
   void reset() { *this = {}; }
 };

@@ -81,10 +81,12 @@ TYPED_TEST(FortranBlas, GemmAtEveryTileAndBlockEdge) {
   const auto& bs = table.blocks;
   for (int k : {static_cast<int>(bs.kc) - 1, static_cast<int>(bs.kc) + 1}) {
     const int n = static_cast<int>(bs.direct_b / k) + 7;  // past the direct path, as gemm_test
-    for (const auto& t : trans) ASSERT_EQ(this->check_gemm(mr + 1, n, k, t[0], t[1], T(1), T(0), 0), "");
+    for (const auto& t : trans)
+      ASSERT_EQ(this->check_gemm(mr + 1, n, k, t[0], t[1], T(1), T(0), 0), "");
   }
   for (T alpha : {T(0), T(-1)})
-    for (T beta : {T(0), T(1), T(2)}) ASSERT_EQ(this->check_gemm(23, 19, 31, 'T', 'N', alpha, beta, 2), "");
+    for (T beta : {T(0), T(1), T(2)})
+      ASSERT_EQ(this->check_gemm(23, 19, 31, 'T', 'N', alpha, beta, 2), "");
 }
 
 TYPED_TEST(FortranBlas, GemvMatchesTheReference) {
@@ -94,9 +96,11 @@ TYPED_TEST(FortranBlas, GemvMatchesTheReference) {
       for (int incy : {1, 2, -1})
         for (int m : {0, 1, 37})
           for (int n : {0, 1, 26}) {
-            const Transpose t = (trans == 'N' || trans == 'n') ? Transpose::none : Transpose::transpose;
+            const Transpose t =
+                (trans == 'N' || trans == 'n') ? Transpose::none : Transpose::transpose;
             Matrix<T> a(m, n, Layout::col_major, 2);
-            StridedVector<T> x(t == Transpose::none ? n : m, incx), y(t == Transpose::none ? m : n, incy);
+            StridedVector<T> x(t == Transpose::none ? n : m, incx),
+                y(t == Transpose::none ? m : n, incy);
             std::mt19937 rng(8);
             a.fill_random(rng);
             x.fill_random(rng);
@@ -119,6 +123,7 @@ TYPED_TEST(FortranBlas, GemmReportsEveryBadArgumentWithItsParameterNumber) {
     char ta, tb;
     int m, n, k, lda, ldb, ldc, parameter;
   };
+  // clang-format off
   const Case cases[] = {
       {'X', 'N', 2, 3, 4, 2, 4, 2, 1},  {'N', 'x', 2, 3, 4, 2, 4, 2, 2},
       {'?', '?', 2, 3, 4, 2, 4, 2, 1},  {'N', 'N', -1, 3, 4, 2, 4, 2, 3},
@@ -129,6 +134,7 @@ TYPED_TEST(FortranBlas, GemmReportsEveryBadArgumentWithItsParameterNumber) {
       {'N', 'N', 2, 3, 4, 2, 4, 1, 13}, {'N', 'N', 2, 3, 4, 1, 1, 1, 8},
       {'N', 'N', 0, 0, 0, 0, 1, 1, 8},  // ld >= 1 even for empty matrices
   };
+  // clang-format on
   for (const Case& t : cases) {
     fortran_report().reset();
     gemm_f<T>(t.ta, t.tb, t.m, t.n, t.k, T(1), a.data(), t.lda, b.data(), t.ldb, T(0), c.data(),
@@ -147,11 +153,13 @@ TYPED_TEST(FortranBlas, GemvReportsEveryBadArgumentWithItsParameterNumber) {
     char trans;
     int m, n, lda, incx, incy, parameter;
   };
+  // clang-format off
   const Case cases[] = {
       {'Y', 4, 3, 4, 1, 1, 1},  {'N', -1, 3, 4, 1, 1, 2}, {'N', 4, -1, 4, 1, 1, 3},
       {'N', -1, -1, 0, 0, 0, 2}, {'T', 4, 3, 3, 1, 1, 6}, {'N', 0, 3, 0, 1, 1, 6},
       {'N', 4, 3, 4, 0, 1, 8},  {'t', 4, 3, 4, 1, 0, 11}, {'N', 4, 3, 4, 0, 0, 8},
   };
+  // clang-format on
   for (const Case& t : cases) {
     fortran_report().reset();
     gemv_f<T>(t.trans, t.m, t.n, T(1), a.data(), t.lda, x.data(), t.incx, T(0), y.data(), t.incy);

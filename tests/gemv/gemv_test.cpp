@@ -32,15 +32,14 @@ class GemvTest : public ::testing::Test {
     gemv(alpha, a.view(t), x.view(), beta, y.view());
     const std::string miss = compare(y, want);
     if (miss.empty()) return miss;
-    return std::to_string(m) + "x" + std::to_string(n) + " layout " +
-           std::to_string(int(layout)) + " trans " + std::to_string(int(t)) + " incx " +
-           std::to_string(incx) + " incy " + std::to_string(incy) + " alpha " +
-           std::to_string(alpha) + " beta " + std::to_string(beta) + ": " + miss;
+    return std::to_string(m) + "x" + std::to_string(n) + " layout " + std::to_string(int(layout)) +
+           " trans " + std::to_string(int(t)) + " incx " + std::to_string(incx) + " incy " +
+           std::to_string(incy) + " alpha " + std::to_string(alpha) + " beta " +
+           std::to_string(beta) + ": " + miss;
   }
 
   void check_all_layouts(std::int64_t m, std::int64_t n, T alpha = T(1), T beta = T(0),
-                         std::int64_t incx = 1, std::int64_t incy = 1,
-                         std::int64_t ld_extra = 0) {
+                         std::int64_t incx = 1, std::int64_t incy = 1, std::int64_t ld_extra = 0) {
     for (Layout layout : {Layout::row_major, Layout::col_major})
       for (Transpose t : {Transpose::none, Transpose::transpose})
         ASSERT_EQ(check(m, n, layout, t, alpha, beta, incx, incy, ld_extra), "");
@@ -50,17 +49,17 @@ class GemvTest : public ::testing::Test {
 using ElementTypes = ::testing::Types<float, double>;
 TYPED_TEST_SUITE(GemvTest, ElementTypes);
 
-// 0, 1, primes, and one either side of the vector widths (4 to 16 elements), two vectors, the
-// 8-column groups and 4-column dot groups.
+// 0, 1, primes, and one either side of the vector widths (2 to 16 elements), two vectors and
+// both kernels' 8-column groups.
 TYPED_TEST(GemvTest, SmallSizes) {
   const std::set<std::int64_t> sizes = {0, 1, 2, 3, 4, 5, 7, 8, 9, 13, 15, 16, 17, 31, 32, 33, 47};
   for (std::int64_t m : sizes)
     for (std::int64_t n : sizes) this->check_all_layouts(m, n, TypeParam(1), TypeParam(0.5));
 }
 
-// Around the column sweep's row block (8 KiB of partial sums) and past two of them.
+// Around the column sweep's row block (16 KiB of partial sums) and past two of them.
 TYPED_TEST(GemvTest, RowBlockEdges) {
-  const std::int64_t block = 8192 / sizeof(TypeParam);
+  const std::int64_t block = 16384 / sizeof(TypeParam);
   for (std::int64_t m : {block - 1, block, block + 1, 2 * block + 5})
     for (std::int64_t n : {1, 9}) {
       this->check_all_layouts(m, n, TypeParam(1), TypeParam(0));
@@ -173,9 +172,9 @@ TYPED_TEST(GemvTest, RejectsBadArgumentsNamingThem) {
     return std::string("no exception");
   };
   const auto a8 = row_major<const T>(a.data(), 8, 8);
-  EXPECT_EQ(call(row_major<const T>(a.data(), -1, 8), vector<const T>(x.data(), 8),
-                 vector(y.data(), 8)),
-            "ridge::gemv: a.rows is negative (-1)");
+  EXPECT_EQ(
+      call(row_major<const T>(a.data(), -1, 8), vector<const T>(x.data(), 8), vector(y.data(), 8)),
+      "ridge::gemv: a.rows is negative (-1)");
   EXPECT_EQ(call(row_major<const T>(a.data(), 8, 8, 4), vector<const T>(x.data(), 8),
                  vector(y.data(), 8)),
             "ridge::gemv: a.ld (4) is below the column count (8)");

@@ -54,8 +54,8 @@ struct GemvReference {
 };
 
 template <class T>
-GemvReference<T> reference_gemv(T alpha, const Matrix<T>& a, Transpose t,
-                                const StridedVector<T>& x, T beta, const StridedVector<T>& y) {
+GemvReference<T> reference_gemv(T alpha, const Matrix<T>& a, Transpose t, const StridedVector<T>& x,
+                                T beta, const StridedVector<T>& y) {
   GemvReference<T> r;
   const long double eps = std::numeric_limits<T>::epsilon();
   for (std::int64_t i = 0; i < y.size; ++i) {
@@ -69,7 +69,8 @@ GemvReference<T> reference_gemv(T alpha, const Matrix<T>& a, Transpose t,
     }
     const long double old = beta == T(0) ? 0.0L : static_cast<long double>(y.at(i));
     r.value.push_back(alpha * sum + beta * old);
-    r.bound.push_back(2 * (x.size + 2) * eps * (std::fabs(alpha) * magnitude + std::fabs(beta * old)) +
+    r.bound.push_back(2 * (x.size + 2) * eps *
+                          (std::fabs(alpha) * magnitude + std::fabs(beta * old)) +
                       std::numeric_limits<T>::denorm_min());
   }
   return r;

@@ -21,7 +21,8 @@ LD_LIBRARY_PATH=$reference "$scratch/blas_program" >"$scratch/reference.out" \
 ! grep -q '^ridge:' "$scratch/reference.err" || fail "ridge ran without being preloaded"
 
 LD_LIBRARY_PATH=$reference LD_PRELOAD=$libridge RIDGE_VERBOSE=1 "$scratch/blas_program" \
-  >"$scratch/ridge.out" 2>"$scratch/ridge.err" || { cat "$scratch/ridge.out" "$scratch/ridge.err" >&2; fail "run on ridge"; }
+  >"$scratch/ridge.out" 2>"$scratch/ridge.err" ||
+  { cat "$scratch/ridge.out" "$scratch/ridge.err" >&2; fail "run on ridge"; }
 cat "$scratch/ridge.out"
 for routine in cblas_sgemm cblas_dgemm sgemm_ dgemm_ cblas_sgemv cblas_dgemv sgemv_ dgemv_; do
   grep -qx "ridge: $routine called" "$scratch/ridge.err" || fail "$routine did not reach ridge"
