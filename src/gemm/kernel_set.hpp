@@ -2,6 +2,7 @@
 #pragma once
 
 #include "gemm/problem.hpp"
+#include "gemv/problem.hpp"
 
 namespace ridge::gemm_detail {
 
@@ -20,6 +21,9 @@ struct KernelSet {
   // Dot products along the depth, for an A with contiguous rows and a B with contiguous columns
   // (gemm/dot.hpp): skinny products with B transposed in row-major storage.
   void (*dot)(const Problem<T>&) = nullptr;
+  // GEMV y = alpha * A x + beta * y, A column-major (gemv/column_sweep.hpp), for a validated
+  // problem with m, n >= 1 and alpha != 0.
+  void (*gemv_columns)(const gemv_detail::Problem<T>&) = nullptr;
 };
 
 // One function per ISA and type, each defined in its own translation unit (isa_*.cpp).

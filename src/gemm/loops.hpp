@@ -11,6 +11,7 @@
 #include "gemm/kernel_set.hpp"
 #include "gemm/microkernel.hpp"
 #include "gemm/pack.hpp"
+#include "gemv/column_sweep.hpp"
 #include "runtime/aligned_buffer.hpp"
 
 namespace ridge::gemm_detail {
@@ -226,8 +227,14 @@ struct Loops {
 template <class V, int MV, int NR, int DotRows, int DotColumns, int NarrowAccumulators>
 KernelSet<typename V::scalar> make_kernel_set() {
   using L = Loops<V, MV, NR, NarrowAccumulators>;
-  return {V::name, L::MR, NR, V::width, &L::packed, &L::direct,
-          &Dot<V, DotRows, DotColumns>::run};
+  return {V::name,
+          L::MR,
+          NR,
+          V::width,
+          &L::packed,
+          &L::direct,
+          &Dot<V, DotRows, DotColumns>::run,
+          &gemv_detail::ColumnSweep<V>::run};
 }
 
 }  // namespace ridge::gemm_detail

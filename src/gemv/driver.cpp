@@ -1,9 +1,9 @@
-// GEMV: the BLAS special cases, unit-stride staging of x and y, the thread split, the kernel.
+// GEMV: the BLAS special cases, unit-stride staging of x and y, the thread split, the kernels.
 #include "gemv/driver.hpp"
 
 #include <algorithm>
 
-#include "ridge/isa.hpp"
+#include "gemm/dispatch.hpp"
 #include "runtime/aligned_buffer.hpp"
 #include "runtime/settings.hpp"
 #include "runtime/thread_pool.hpp"
@@ -16,29 +16,6 @@ namespace {
 constexpr std::int64_t kMinBytesPerThread = 256 * 1024;
 // Thread parts of y start on a cache line, so no two threads write one line of y.
 constexpr std::int64_t kLineBytes = 64;
-
-template <class T>
-Kernels<T> make_kernels(Isa isa) {
-  constexpr bool f32 = sizeof(T) == 4;
-  switch (isa) {
-#if defined(__x86_64__)
-    case Isa::avx512:
-      if constexpr (f32) return avx512_kernels_f32(); else return avx512_kernels_f64();
-    case Isa::avx2:
-      if constexpr (f32) return avx2_kernels_f32(); else return avx2_kernels_f64();
-#endif
-    default:
-      if constexpr (f32) return generic_kernels_f32(); else return generic_kernels_f64();
-  }
-}
-
-// The kernels of the ISA the GEMM dispatch runs (RIDGE_ISA and ridge::set_isa() included).
-template <class T>
-const Kernels<T>& active_kernels() {
-  static const Kernels<T> table[] = {make_kernels<T>(Isa::generic), make_kernels<T>(Isa::avx2),
-                                     make_kernels<T>(Isa::avx512)};
-  return table[static_cast<int>(active_isa())];
-}
 
 // y = beta * y, strided; beta = 0 writes zeros without reading y.
 template <class T>
@@ -53,13 +30,38 @@ int thread_count(std::int64_t a_bytes) {
   return static_cast<int>(std::min<std::int64_t>(detail::max_threads(), useful));
 }
 
+// The kernel for one thread's part: the column sweep for A x; for A^T x, whose elements are dot
+// products of A's contiguous columns with x, the GEMM's dot kernel (gemm/dot.hpp), on C = y as
+// an n x 1 product of A^T (rows lda apart) and x.
+template <class T>
+void run_part(const Problem<T>& p) {
+  const gemm_detail::KernelSet<T>& kernels = gemm_detail::dispatch().get<T>().kernels;
+  if (!p.transposed) {
+    kernels.gemv_columns(p);
+    return;
+  }
+  gemm_detail::Problem<T> dots;
+  dots.m = p.n;
+  dots.n = 1;
+  dots.k = p.m;
+  dots.alpha = p.alpha;
+  dots.a = p.a;
+  dots.a_rs = p.lda;
+  dots.a_cs = 1;
+  dots.b = p.x;
+  dots.b_rs = 1;
+  dots.b_cs = p.m;
+  dots.beta = p.beta;
+  dots.c = p.y;
+  dots.ldc = p.n;
+  kernels.dot(dots);
+}
+
 template <class T>
 void run_unit_stride(const Problem<T>& p) {
-  const Kernels<T>& kernels = active_kernels<T>();
-  const auto kernel = p.transposed ? kernels.dots : kernels.columns;
   const int threads = thread_count(p.m * p.n * std::int64_t{sizeof(T)});
   if (threads == 1) {
-    kernel(p);
+    run_part(p);
     return;
   }
   constexpr std::int64_t line = kLineBytes / sizeof(T);
@@ -67,7 +69,7 @@ void run_unit_stride(const Problem<T>& p) {
   const std::int64_t part = (size + threads * line - 1) / (threads * line) * line;
   detail::parallel_run(threads, [&](int task) {
     const std::int64_t y0 = task * part;
-    if (y0 < size) kernel(p.part(y0, std::min(part, size - y0)));
+    if (y0 < size) run_part(p.part(y0, std::min(part, size - y0)));
   });
 }
 
@@ -85,13 +87,13 @@ void run(const Problem<T>& p, std::int64_t incx, std::int64_t incy) {
   Problem<T> unit = p;
   if (incx != 1) {
     T* x = static_cast<T*>(
-        detail::thread_scratch(detail::ScratchSlot::packed_a).get(sizeof(T) * x_size));
+        detail::thread_scratch(detail::ScratchSlot::unit_x).get(sizeof(T) * x_size));
     for (std::int64_t i = 0; i < x_size; ++i) x[i] = p.x[i * incx];
     unit.x = x;
   }
   if (incy != 1) {
     T* y = static_cast<T*>(
-        detail::thread_scratch(detail::ScratchSlot::packed_b).get(sizeof(T) * y_size));
+        detail::thread_scratch(detail::ScratchSlot::unit_y).get(sizeof(T) * y_size));
     if (p.beta != T(0))
       for (std::int64_t i = 0; i < y_size; ++i) y[i] = p.y[i * incy];
     unit.y = y;

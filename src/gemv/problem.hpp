@@ -1,5 +1,5 @@
 // The internal form of one GEMV, which every public layout, transposition and increment reduces
-// to, and the table of kernels each ISA provides for it.
+// to.
 #pragma once
 
 #include <cstdint>
@@ -37,20 +37,5 @@ struct Problem {
     return sub;
   }
 };
-
-// One ISA's kernels, single-threaded, for a validated problem with m, n >= 1 and alpha != 0.
-template <class T>
-struct Kernels {
-  void (*columns)(const Problem<T>&) = nullptr;  // y = alpha * A x + beta * y
-  void (*dots)(const Problem<T>&) = nullptr;     // y = alpha * A^T x + beta * y
-};
-
-// Defined in the per-ISA translation units (isa_*.cpp).
-Kernels<float> generic_kernels_f32();
-Kernels<double> generic_kernels_f64();
-Kernels<float> avx2_kernels_f32();
-Kernels<double> avx2_kernels_f64();
-Kernels<float> avx512_kernels_f32();
-Kernels<double> avx512_kernels_f64();
 
 }  // namespace ridge::gemv_detail

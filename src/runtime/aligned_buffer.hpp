@@ -36,9 +36,10 @@ class AlignedBuffer {
 
 namespace ridge::detail {
 
-// Per-thread scratch buffers, one per `slot` (e.g. packed A and packed B), kept across calls so
-// that no call allocates once the sizes have been seen.
-enum class ScratchSlot { packed_a, packed_b, count };
+// Per-thread scratch buffers, one per `slot`, kept across calls so that no call allocates once
+// the sizes have been seen: the kernels' packed A and B, and GEMV's x and y brought to unit
+// stride (which the dot kernels' own copy of x in packed_b must not overwrite).
+enum class ScratchSlot { packed_a, packed_b, unit_x, unit_y, count };
 AlignedBuffer& thread_scratch(ScratchSlot slot);
 
 }  // namespace ridge::detail

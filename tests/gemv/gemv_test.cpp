@@ -49,8 +49,8 @@ class GemvTest : public ::testing::Test {
 using ElementTypes = ::testing::Types<float, double>;
 TYPED_TEST_SUITE(GemvTest, ElementTypes);
 
-// 0, 1, primes, and one either side of the vector widths (2 to 16 elements), two vectors and
-// both kernels' 8-column groups.
+// 0, 1, primes, and one either side of the vector widths (2 to 16 elements), two vectors, the
+// column sweep's 8-column groups and the dot kernel's 6-row tiles.
 TYPED_TEST(GemvTest, SmallSizes) {
   const std::set<std::int64_t> sizes = {0, 1, 2, 3, 4, 5, 7, 8, 9, 13, 15, 16, 17, 31, 32, 33, 47};
   for (std::int64_t m : sizes)
