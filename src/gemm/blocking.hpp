@@ -17,6 +17,12 @@ BlockSizes derive_block_sizes(const Machine& machine, int mr, int nr, int elemen
 // columns of B).
 BlockSizes blocks_at_depth(const BlockSizes& blocks, std::int64_t kc, int mr, int nr);
 
+// Whether a kernel that reads `bytes` of an operand once, in order, should fetch ahead of itself
+// (the dot and GEMV kernels): only past what L3 keeps, when the operand streams from DRAM and
+// the hardware prefetchers alone leave the memory system idle part of the time. From the caches
+// the extra instructions only cost.
+bool prefetch_streams(std::int64_t bytes, const BlockSizes& blocks);
+
 // The most lines of one L1 set that `columns` columns of an unpacked operand occupy at one depth
 // step, when consecutive columns lie `stride_bytes` apart. A stride that is a multiple of the L1
 // way size (4 KiB on Zen 4) maps every column to the same set.

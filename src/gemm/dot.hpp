@@ -70,7 +70,9 @@ struct Dot {
   // at every step. Measured, 8 x 4096 x 4096 row-major x W^T, 1 thread: 28 GFLOP/s in place.
   // Then row tiles outer, so A is read once; column groups of MaxColumns, MaxColumns / 2, ... 1
   // inner, each rereading the tile's rows from L1 and its columns of B from L2.
-  static void run(const Problem<T>& p) {
+  // prefetch: A streams from memory (see prefetch_streams() in gemm/driver.cpp), so each tile
+  // fetches the next one's rows.
+  static void run(const Problem<T>& p, bool prefetch) {
     const std::int64_t ldb = (p.k + W - 1) / W * W + W;
     T* b = static_cast<T*>(
         detail::thread_scratch(detail::ScratchSlot::packed_b).get(sizeof(T) * ldb * p.n));
@@ -78,7 +80,7 @@ struct Dot {
     for (std::int64_t i = 0; i < p.m; i += Rows) {
       const int rows = static_cast<int>(std::min<std::int64_t>(Rows, p.m - i));
       // The first column group fetches the next tile's rows; later groups find this one's in L1.
-      const std::int64_t next_tile = i + 2 * Rows <= p.m ? Rows * p.a_rs : 0;
+      const std::int64_t next_tile = prefetch && i + 2 * Rows <= p.m ? Rows * p.a_rs : 0;
       column_groups<MaxColumns>(p, i, rows, b, ldb, 0, next_tile);
     }
   }

@@ -195,9 +195,10 @@ void run(const Problem<T>& p) {
                                  p.a_cs * std::int64_t{sizeof(T)} >= kPageBytes;
   const std::int64_t direct_kc =
       a_column_per_page ? std::min(slice_kc, kMaxInPlaceDepth) : slice_kc;
+  const bool prefetch_a = prefetch_streams(p.m * p.k * std::int64_t{sizeof(T)}, blocks);
   const auto path = [&](const Problem<T>& block) {
     if (dot) {
-      kernels.dot(block);
+      kernels.dot(block, prefetch_a);
     } else if (direct) {
       kernels.direct(block, direct_kc, pack_b, narrow);
     } else {

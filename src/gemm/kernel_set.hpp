@@ -20,10 +20,11 @@ struct KernelSet {
   void (*direct)(const Problem<T>&, std::int64_t kc, bool pack_b, bool narrow) = nullptr;
   // Dot products along the depth, for an A with contiguous rows and a B with contiguous columns
   // (gemm/dot.hpp): skinny products with B transposed in row-major storage.
-  void (*dot)(const Problem<T>&) = nullptr;
+  // prefetch: the operand streams from memory, and the kernel fetches ahead (gemm/dot.hpp).
+  void (*dot)(const Problem<T>&, bool prefetch) = nullptr;
   // GEMV y = alpha * A x + beta * y, A column-major (gemv/column_sweep.hpp), for a validated
-  // problem with m, n >= 1 and alpha != 0.
-  void (*gemv_columns)(const gemv_detail::Problem<T>&) = nullptr;
+  // problem with m, n >= 1 and alpha != 0; prefetch as for dot.
+  void (*gemv_columns)(const gemv_detail::Problem<T>&, bool prefetch) = nullptr;
 };
 
 // One function per ISA and type, each defined in its own translation unit (isa_*.cpp).

@@ -63,6 +63,7 @@ struct BlockSizes {
   std::int64_t kc = 0;         // depth of micro-panels; an A micro-panel + a B micro-panel fit L1
   std::int64_t nc = 0;         // columns of the packed B panel, in the rest of that share
   std::int64_t direct_b = 0;   // elements of an unpacked B that stay in L2 (direct path limit)
+  std::int64_t cached_bytes = 0;  // the most L3 keeps of a stream: larger operands come from DRAM
   // L1 data cache geometry, for telling when columns of an unpacked B fall into one L1 set.
   std::int64_t l1_line = 64, l1_sets = 64, l1_ways = 8;
   std::int64_t l1_bytes() const { return l1_line * l1_sets * l1_ways; }

@@ -53,8 +53,8 @@ struct ColumnSweep {
     if (i < rows) {
       const int lanes = static_cast<int>(rows - i);
       reg acc = V::load_partial(t + i, lanes);
-      RIDGE_UNROLL for (int j = 0; j < Columns; ++j)
-        acc = V::fma(V::load_partial(a + j * lda + i, lanes), xj[j], acc);
+      RIDGE_UNROLL for (int j = 0; j < Columns; ++j) acc =
+          V::fma(V::load_partial(a + j * lda + i, lanes), xj[j], acc);
       V::store_partial(t + i, acc, lanes);
     }
   }
@@ -71,7 +71,8 @@ struct ColumnSweep {
     }
   }
 
-  static void run(const Problem<T>& p) {
+  // prefetch: A streams from memory (see prefetch_streams() in gemm/driver.cpp).
+  static void run(const Problem<T>& p, bool prefetch) {
     alignas(64) T t[kRowBlock];
     for (std::int64_t i0 = 0; i0 < p.m; i0 += kRowBlock) {
       const std::int64_t rows = std::min(kRowBlock, p.m - i0);
@@ -79,12 +80,12 @@ struct ColumnSweep {
       const T* a = p.a + i0;
       std::int64_t j = 0;
       for (; j + kColumns <= p.n; j += kColumns)
-        add_columns<kColumns>(rows, a + j * p.lda, p.lda, p.x + j, t, j + 2 * kColumns <= p.n);
+        add_columns<kColumns>(rows, a + j * p.lda, p.lda, p.x + j, t,
+                              prefetch && j + 2 * kColumns <= p.n);
       for (; j < p.n; ++j) add_columns<1>(rows, a + j * p.lda, p.lda, p.x + j, t, false);
       finish(rows, t, p.alpha, p.beta, p.y + i0);
     }
   }
-
 };
 
 }  // namespace ridge::gemv_detail

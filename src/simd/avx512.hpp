@@ -33,19 +33,22 @@ struct Avx512<float> {
   static reg fma(reg a, reg b, reg c) { return _mm512_fmadd_ps(a, b, c); }
   static reg mul(reg a, reg b) { return _mm512_mul_ps(a, b); }
   static reg add(reg a, reg b) { return _mm512_add_ps(a, b); }
-  // Through memory: GCC 12's _mm512_reduce_add_* trips -Wuninitialized (GCC bug 105593), and
-  // no kernel reduces in its inner loop.
   // dst[r * dst_stride + c] = src[c * src_stride + r] for r, c < 4.
   static void transpose_4x4(const float* src, std::int64_t src_stride, float* dst,
                             std::int64_t dst_stride) {
     x86::transpose_4x4<Avx512>(src, src_stride, dst, dst_stride);
   }
+  // By halves, as a tree: the dot kernel reduces once per row of A, which for GEMV on a cached
+  // 128 x 128 A is every 8 vectors. Within 512-bit registers and with the zero-masked shuffles:
+  // _mm512_reduce_add_ps and the unmasked shuffles and extracts leave lanes "undefined", and GCC
+  // 12 then reports them as used uninitialized (GCC bug 105593).
   static float reduce_add(reg a) {
-    alignas(64) float lanes[width];
-    _mm512_store_ps(lanes, a);
-    float sum = 0;
-    for (float x : lanes) sum += x;
-    return sum;
+    constexpr __mmask16 all = 0xffff;
+    a = _mm512_add_ps(a, _mm512_maskz_shuffle_f32x4(all, a, a, _MM_SHUFFLE(1, 0, 3, 2)));
+    a = _mm512_add_ps(a, _mm512_maskz_shuffle_f32x4(all, a, a, _MM_SHUFFLE(2, 3, 0, 1)));
+    a = _mm512_add_ps(a, _mm512_maskz_permute_ps(all, a, _MM_SHUFFLE(1, 0, 3, 2)));
+    a = _mm512_add_ps(a, _mm512_maskz_permute_ps(all, a, _MM_SHUFFLE(2, 3, 0, 1)));
+    return _mm512_cvtss_f32(a);
   }
 };
 
@@ -74,11 +77,11 @@ struct Avx512<double> {
     x86::transpose_4x4<Avx512>(src, src_stride, dst, dst_stride);
   }
   static double reduce_add(reg a) {
-    alignas(64) double lanes[width];
-    _mm512_store_pd(lanes, a);
-    double sum = 0;
-    for (double x : lanes) sum += x;
-    return sum;
+    constexpr __mmask8 all = 0xff;
+    a = _mm512_add_pd(a, _mm512_maskz_shuffle_f64x2(all, a, a, _MM_SHUFFLE(1, 0, 3, 2)));
+    a = _mm512_add_pd(a, _mm512_maskz_shuffle_f64x2(all, a, a, _MM_SHUFFLE(2, 3, 0, 1)));
+    a = _mm512_add_pd(a, _mm512_maskz_permute_pd(all, a, 0x55));  // swap within 128-bit lanes
+    return _mm512_cvtsd_f64(a);
   }
 };
 
