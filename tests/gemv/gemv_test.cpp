@@ -141,7 +141,7 @@ TYPED_TEST(GemvTest, NanAndInfInAPropagate) {
 // sees the same operations wherever the parts begin), and they match the reference.
 TYPED_TEST(GemvTest, ThreadsSplitWithoutChangingResults) {
   using T = TypeParam;
-  const std::int64_t m = 1031, n = 523;  // 2 MiB (f32) of A: several 256 KiB parts
+  const std::int64_t m = 1031, n = 523;  // 2 MiB (f32) of A: several 64 KiB parts
   for (Layout layout : {Layout::row_major, Layout::col_major})
     for (Transpose t : {Transpose::none, Transpose::transpose}) {
       std::vector<std::vector<T>> results;
