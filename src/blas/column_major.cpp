@@ -27,8 +27,8 @@ void reporting_failure(const char* routine, Call call) {
 
 // BLAS points a vector with a negative increment at its last element in memory.
 template <class V>
-V* element_zero(V* v, int size, int inc) {
-  return inc < 0 ? v + std::int64_t{size - 1} * -inc : v;
+V* element_zero(V* v, std::int64_t size, int inc) {
+  return inc < 0 ? v + (size - 1) * -std::int64_t{inc} : v;
 }
 
 }  // namespace
@@ -57,8 +57,8 @@ void gemv(const char* routine, char trans, int m, int n, T alpha, const T* a, in
   p.transposed = !no_trans(trans);
   p.alpha = alpha;
   p.beta = beta;
-  p.x = element_zero(x, static_cast<int>(p.x_size()), incx);
-  p.y = element_zero(y, static_cast<int>(p.y_size()), incy);
+  p.x = element_zero(x, p.x_size(), incx);
+  p.y = element_zero(y, p.y_size(), incy);
   reporting_failure(routine, [&] { gemv_detail::run(p, incx, incy); });
 }
 
