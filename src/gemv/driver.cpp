@@ -18,7 +18,8 @@ namespace {
 // alternated with OpenBLAS: 362 x 362 (512 KiB) 72-74 GB/s from one thread (at 256 KiB per
 // thread), 84-112 from two; 181 x 181 (128 KiB) the same either way.
 constexpr std::int64_t kMinBytesPerThread = 64 * 1024;
-// Thread parts of y start on a cache line, so no two threads write one line of y.
+// Thread parts of y are whole cache lines long, so two threads share at most the line where
+// their parts meet.
 constexpr std::int64_t kLineBytes = 64;
 
 // y = beta * y, strided; beta = 0 writes zeros without reading y.
