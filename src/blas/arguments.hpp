@@ -7,9 +7,9 @@
 namespace ridge::blas {
 
 // LSAME: the character, either case.
-inline bool is(char c, char upper) { return c == upper || c == upper - 'A' + 'a'; }
-inline bool no_trans(char c) { return is(c, 'N'); }
-inline bool valid_trans(char c) { return is(c, 'N') || is(c, 'T') || is(c, 'C'); }
+inline bool lsame(char c, char upper) { return c == upper || c == upper - 'A' + 'a'; }
+inline bool no_trans(char c) { return lsame(c, 'N'); }
+inline bool valid_trans(char c) { return lsame(c, 'N') || lsame(c, 'T') || lsame(c, 'C'); }
 
 inline int max1(int x) { return x > 1 ? x : 1; }
 

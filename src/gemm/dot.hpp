@@ -70,7 +70,7 @@ struct Dot {
   // at every step. Measured, 8 x 4096 x 4096 row-major x W^T, 1 thread: 28 GFLOP/s in place.
   // Then row tiles outer, so A is read once; column groups of MaxColumns, MaxColumns / 2, ... 1
   // inner, each rereading the tile's rows from L1 and its columns of B from L2.
-  // prefetch: A streams from memory (see prefetch_streams() in gemm/driver.cpp), so each tile
+  // prefetch: A streams from memory (see prefetch_streams() in gemm/blocking.hpp), so each tile
   // fetches the next one's rows.
   static void run(const Problem<T>& p, bool prefetch) {
     const std::int64_t ldb = (p.k + W - 1) / W * W + W;

@@ -53,8 +53,9 @@ struct ColumnSweep {
     if (i < rows) {
       const int lanes = static_cast<int>(rows - i);
       reg acc = V::load_partial(t + i, lanes);
-      RIDGE_UNROLL for (int j = 0; j < Columns; ++j) acc =
-          V::fma(V::load_partial(a + j * lda + i, lanes), xj[j], acc);
+      RIDGE_UNROLL for (int j = 0; j < Columns; ++j) {
+        acc = V::fma(V::load_partial(a + j * lda + i, lanes), xj[j], acc);
+      }
       V::store_partial(t + i, acc, lanes);
     }
   }
@@ -71,7 +72,7 @@ struct ColumnSweep {
     }
   }
 
-  // prefetch: A streams from memory (see prefetch_streams() in gemm/driver.cpp).
+  // prefetch: A streams from memory (see prefetch_streams() in gemm/blocking.hpp).
   static void run(const Problem<T>& p, bool prefetch) {
     alignas(64) T t[kRowBlock];
     for (std::int64_t i0 = 0; i0 < p.m; i0 += kRowBlock) {
