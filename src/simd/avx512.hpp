@@ -21,6 +21,7 @@ struct Avx512<float> {
   static constexpr const char* name = "avx512";
 
   static __mmask16 first_lanes(int n) { return static_cast<__mmask16>((1u << n) - 1); }
+  static constexpr __mmask16 all_lanes = 0xffff;
 
   static reg zero() { return _mm512_setzero_ps(); }
   static reg set1(float x) { return _mm512_set1_ps(x); }
@@ -33,21 +34,30 @@ struct Avx512<float> {
   static reg fma(reg a, reg b, reg c) { return _mm512_fmadd_ps(a, b, c); }
   static reg mul(reg a, reg b) { return _mm512_mul_ps(a, b); }
   static reg add(reg a, reg b) { return _mm512_add_ps(a, b); }
+  static reg sub(reg a, reg b) { return _mm512_sub_ps(a, b); }
+  // These four and reduce_add use the zero-masked forms with every lane set: GCC 12 implements
+  // the unmasked ones as masked ones merging into "undefined" lanes, which it then reports as
+  // used uninitialized (GCC bug 105593). The instructions are the same.
+  static reg max(reg a, reg b) { return _mm512_maskz_max_ps(all_lanes, a, b); }
+  static reg min(reg a, reg b) { return _mm512_maskz_min_ps(all_lanes, a, b); }
+  static reg floor(reg a) {
+    return _mm512_maskz_roundscale_ps(all_lanes, a, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+  }
+  // a * 2^n for integral n in [-126, 127] (VSCALEFPS: one instruction).
+  static reg scale_by_pow2(reg a, reg n) { return _mm512_maskz_scalef_ps(all_lanes, a, n); }
   // dst[r * dst_stride + c] = src[c * src_stride + r] for r, c < 4.
   static void transpose_4x4(const float* src, std::int64_t src_stride, float* dst,
                             std::int64_t dst_stride) {
     x86::transpose_4x4<Avx512>(src, src_stride, dst, dst_stride);
   }
-  // By halves, as a tree: the dot kernel reduces once per row of A, which for GEMV on a cached
-  // 128 x 128 A is every 8 vectors. Within 512-bit registers and with the zero-masked shuffles:
-  // _mm512_reduce_add_ps and the unmasked shuffles and extracts leave lanes "undefined", and GCC
-  // 12 then reports them as used uninitialized (GCC bug 105593).
+  // By halves, as a tree, within 512-bit registers (zero-masked shuffles, as above; so not
+  // _mm512_reduce_add_ps either): the dot kernel reduces once per row of A, which for GEMV on a
+  // cached 128 x 128 A is every 8 vectors.
   static float reduce_add(reg a) {
-    constexpr __mmask16 all = 0xffff;
-    a = _mm512_add_ps(a, _mm512_maskz_shuffle_f32x4(all, a, a, _MM_SHUFFLE(1, 0, 3, 2)));
-    a = _mm512_add_ps(a, _mm512_maskz_shuffle_f32x4(all, a, a, _MM_SHUFFLE(2, 3, 0, 1)));
-    a = _mm512_add_ps(a, _mm512_maskz_permute_ps(all, a, _MM_SHUFFLE(1, 0, 3, 2)));
-    a = _mm512_add_ps(a, _mm512_maskz_permute_ps(all, a, _MM_SHUFFLE(2, 3, 0, 1)));
+    a = _mm512_add_ps(a, _mm512_maskz_shuffle_f32x4(all_lanes, a, a, _MM_SHUFFLE(1, 0, 3, 2)));
+    a = _mm512_add_ps(a, _mm512_maskz_shuffle_f32x4(all_lanes, a, a, _MM_SHUFFLE(2, 3, 0, 1)));
+    a = _mm512_add_ps(a, _mm512_maskz_permute_ps(all_lanes, a, _MM_SHUFFLE(1, 0, 3, 2)));
+    a = _mm512_add_ps(a, _mm512_maskz_permute_ps(all_lanes, a, _MM_SHUFFLE(2, 3, 0, 1)));
     return _mm512_cvtss_f32(a);
   }
 };
@@ -76,6 +86,7 @@ struct Avx512<double> {
                             std::int64_t dst_stride) {
     x86::transpose_4x4<Avx512>(src, src_stride, dst, dst_stride);
   }
+  // As Avx512<float>::reduce_add.
   static double reduce_add(reg a) {
     constexpr __mmask8 all = 0xff;
     a = _mm512_add_pd(a, _mm512_maskz_shuffle_f64x2(all, a, a, _MM_SHUFFLE(1, 0, 3, 2)));

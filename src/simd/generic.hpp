@@ -2,6 +2,7 @@
 // baseline target has (SSE2 on x86-64, ASIMD on aarch64). The reference path for every kernel.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 namespace ridge::simd {
@@ -50,6 +51,27 @@ struct Generic {
   }
   static reg add(reg a, reg b) {
     for (int i = 0; i < width; ++i) a.v[i] += b.v[i];
+    return a;
+  }
+  static reg sub(reg a, reg b) {
+    for (int i = 0; i < width; ++i) a.v[i] -= b.v[i];
+    return a;
+  }
+  static reg max(reg a, reg b) {
+    for (int i = 0; i < width; ++i) a.v[i] = a.v[i] < b.v[i] ? b.v[i] : a.v[i];
+    return a;
+  }
+  static reg min(reg a, reg b) {
+    for (int i = 0; i < width; ++i) a.v[i] = b.v[i] < a.v[i] ? b.v[i] : a.v[i];
+    return a;
+  }
+  static reg floor(reg a) {
+    for (int i = 0; i < width; ++i) a.v[i] = std::floor(a.v[i]);
+    return a;
+  }
+  // a * 2^n for integral n in [-126, 127].
+  static reg scale_by_pow2(reg a, reg n) {
+    for (int i = 0; i < width; ++i) a.v[i] = std::ldexp(a.v[i], static_cast<int>(n.v[i]));
     return a;
   }
   // dst[r * dst_stride + c] = src[c * src_stride + r] for r, c < 4: the packing of a

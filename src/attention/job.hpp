@@ -1,0 +1,37 @@
+// One attention call in the form the kernels take, and the per-ISA kernel table.
+#pragma once
+
+#include <cstdint>
+
+#include "ridge/attention.hpp"
+
+namespace ridge::attention_detail {
+
+struct Job {
+  Tensor4<const float> q, k, v;
+  Tensor4<float> out;
+  float scale_log2 = 0;  // scale * log2(e): scores come out in the exp2 domain
+  bool causal = false;
+  std::int64_t group = 1;  // query heads per key/value head
+};
+
+// Computes out for query rows [q0, q0 + rows) of batch b, query head h (rows <= kTileRows);
+// returns the rows' rescale count.
+using TileKernel = std::int64_t (*)(const Job&, std::int64_t b, std::int64_t h, std::int64_t q0,
+                                    int rows);
+
+inline constexpr int kTileRows = 16;  // query rows per tile: their partial outputs fill L1
+inline constexpr int kTileKeys = 64;  // keys (and values) per tile, copied once per query tile
+
+// y[i] = 2^x[i] for i < n with the tile kernel's exp2 (attention/exp2.hpp): its accuracy, as
+// each ISA computes it, for the tests and the benchmark.
+using Exp2Kernel = void (*)(const float* x, float* y, std::int64_t n);
+
+TileKernel generic_tile_kernel(Exp2 variant);
+TileKernel avx2_tile_kernel(Exp2 variant);
+TileKernel avx512_tile_kernel(Exp2 variant);
+Exp2Kernel generic_exp2_kernel(Exp2 variant);
+Exp2Kernel avx2_exp2_kernel(Exp2 variant);
+Exp2Kernel avx512_exp2_kernel(Exp2 variant);
+
+}  // namespace ridge::attention_detail

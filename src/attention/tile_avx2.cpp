@@ -1,0 +1,10 @@
+// The attention tile for the avx2 path (compiled with its ISA flags, see src/CMakeLists.txt).
+#include "attention/flash_tile.hpp"
+#include "simd/avx2.hpp"
+
+namespace ridge::attention_detail {
+
+TileKernel avx2_tile_kernel(Exp2 variant) { return tile_kernel<simd::Avx2<float>>(variant); }
+Exp2Kernel avx2_exp2_kernel(Exp2 variant) { return exp2_kernel<simd::Avx2<float>>(variant); }
+
+}  // namespace ridge::attention_detail

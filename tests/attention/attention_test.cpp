@@ -1,0 +1,177 @@
+// ridge::attention against the double-precision unfused reference: grouped-query shapes, head
+// dimensions and lengths that are not multiples of the tiles, causal masks aligned bottom-right
+// (rows that see no key), large-magnitude scores, all-equal rows, other strides, both exp2
+// polynomials, thread counts. The suite runs once per ISA (RIDGE_ISA, see tests/CMakeLists.txt).
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "attention/reference.hpp"
+#include "ridge/ridge.hpp"
+
+namespace ridge::test {
+namespace {
+
+struct Shape {
+  std::int64_t batch, q_len, kv_len, q_heads, kv_heads, head_dim;
+};
+
+// The accuracy bounds of the issue: accurate exp2 1e-5, cubic 2e-4 (see max_relative_error in
+// reference.hpp).
+double bound(Exp2 variant) { return variant == Exp2::accurate ? 1e-5 : 2e-4; }
+
+class AttentionTest : public ::testing::Test {
+ protected:
+  void SetUp() override { set_num_threads(0); }
+  void TearDown() override { set_num_threads(0); }
+
+  // Runs one attention on random inputs (scores scaled by `magnitude`^2) and returns its error.
+  double error(const Shape& s, bool causal, Exp2 variant, float magnitude = 1.0f,
+               bool heads_major = false, std::int64_t d_stride = 1,
+               AttentionStats* stats = nullptr) {
+    std::mt19937 rng(static_cast<unsigned>(s.q_len * 131 + s.kv_len * 7 + s.head_dim));
+    TestTensor q(s.batch, s.q_len, s.q_heads, s.head_dim, heads_major, d_stride);
+    TestTensor k(s.batch, s.kv_len, s.kv_heads, s.head_dim, heads_major, d_stride);
+    TestTensor v(s.batch, s.kv_len, s.kv_heads, s.head_dim, heads_major, d_stride);
+    TestTensor out(s.batch, s.q_len, s.q_heads, s.head_dim, heads_major, d_stride);
+    q.fill_random(rng, magnitude);
+    k.fill_random(rng, magnitude);
+    v.fill_random(rng);
+    AttentionOptions options;
+    options.causal = causal;
+    options.exp2 = variant;
+    const AttentionStats got = attention(q.view, k.view, v.view, out.view, options);
+    if (stats != nullptr) *stats = got;
+    return max_relative_error(out,
+                              reference_attention(q, k, v, 1.0 / std::sqrt(s.head_dim), causal), v);
+  }
+};
+
+TEST_F(AttentionTest, GroupedQueryShapesAndOddSizes) {
+  const Shape shapes[] = {
+      {2, 37, 53, 4, 2, 64},  // GQA, lengths off the 16-row and 64-key tiles
+      {1, 16, 64, 3, 3, 32},  // MHA, exactly one tile
+      {1, 17, 65, 8, 1, 80},  // MQA, one past each tile
+      {1, 5, 130, 2, 1, 96},  {1, 33, 29, 2, 2, 128}, {1, 9, 70, 2, 1, 256},
+      {1, 1, 300, 4, 2, 128},  // decoding: one query against a longer cache
+      {1, 20, 20, 1, 1, 1},   {1, 19, 41, 2, 1, 13},  {1, 7, 7, 1, 1, 33},
+  };
+  for (const Shape& s : shapes)
+    for (Exp2 variant : {Exp2::accurate, Exp2::cubic})
+      for (bool causal : {false, true})
+        EXPECT_LE(error(s, causal, variant), bound(variant))
+            << s.q_len << "x" << s.kv_len << " d " << s.head_dim << " causal " << causal;
+}
+
+// Causal with more queries than keys: query i sees keys j <= i + kv_len - q_len, so the first
+// q_len - kv_len rows see none and must come out as zeros (max_relative_error demands exact
+// zeros there), never NaN.
+TEST_F(AttentionTest, CausalRowsThatSeeNoKeyAreZero) {
+  for (Exp2 variant : {Exp2::accurate, Exp2::cubic}) {
+    EXPECT_LE(error({1, 40, 12, 2, 1, 64}, true, variant), bound(variant));
+    EXPECT_LE(error({1, 3, 0, 1, 1, 16}, false, variant), bound(variant));
+  }
+}
+
+// Logits up to +-1e4: weights underflow (2^-126 at the clamp) and the running maximum jumps
+// across tiles, so rows rescale.
+TEST_F(AttentionTest, LargeMagnitudeScores) {
+  for (Exp2 variant : {Exp2::accurate, Exp2::cubic}) {
+    AttentionStats stats;
+    EXPECT_LE(error({1, 24, 300, 2, 1, 64}, false, variant, 12.5f, false, 1, &stats),
+              bound(variant));
+    EXPECT_GT(stats.rescales, 0);
+  }
+}
+
+// Identical keys: every weight equal, the output the plain mean of the values.
+TEST_F(AttentionTest, AllEqualScoresAverageTheValues) {
+  TestTensor q(1, 4, 1, 8), k(1, 100, 1, 8), v(1, 100, 1, 8), out(1, 4, 1, 8);
+  std::mt19937 rng(2);
+  q.fill_random(rng);
+  v.fill_random(rng);
+  for (std::int64_t j = 0; j < 100; ++j)
+    for (std::int64_t x = 0; x < 8; ++x) k.at(0, j, 0, x) = 0.25f;
+  AttentionStats stats = attention(q.view, k.view, v.view, out.view);
+  EXPECT_EQ(stats.rescales, 0);
+  for (std::int64_t x = 0; x < 8; ++x) {
+    double mean = 0;
+    for (std::int64_t j = 0; j < 100; ++j) mean += v.at(0, j, 0, x) / 100.0;
+    for (std::int64_t i = 0; i < 4; ++i) EXPECT_NEAR(out.at(0, i, 0, x), mean, 1e-6);
+  }
+}
+
+// A running maximum that grows a little at a time keeps the stale one (no rescale), and the
+// result is still exact.
+TEST_F(AttentionTest, SmallGrowthOfTheMaximumDoesNotRescale) {
+  TestTensor q(1, 1, 1, 4), k(1, 512, 1, 4), v(1, 512, 1, 4), out(1, 1, 1, 4);
+  std::mt19937 rng(3);
+  v.fill_random(rng);
+  for (std::int64_t x = 0; x < 4; ++x) q.at(0, 0, 0, x) = 1.0f;
+  // q . k rises by 6 / 512 per key, 6 in all: times scale * log2(e) = 0.72, 4.3 in the exp2
+  // domain, under the rescale threshold of 8.
+  for (std::int64_t j = 0; j < 512; ++j)
+    for (std::int64_t x = 0; x < 4; ++x) k.at(0, j, 0, x) = 6.0f * j / 512 / 4;
+  AttentionOptions options;
+  const AttentionStats stats = attention(q.view, k.view, v.view, out.view, options);
+  EXPECT_EQ(stats.rescales, 0);
+  EXPECT_LE(max_relative_error(out, reference_attention(q, k, v, 0.5, false), v), 1e-5);
+}
+
+TEST_F(AttentionTest, OtherStrides) {
+  for (Exp2 variant : {Exp2::accurate, Exp2::cubic}) {
+    EXPECT_LE(error({2, 21, 45, 4, 2, 40}, true, variant, 1.0f, true), bound(variant));
+    EXPECT_LE(error({1, 18, 33, 2, 1, 24}, false, variant, 1.0f, false, 3), bound(variant));
+  }
+}
+
+// Tiles are independent, so the thread count does not change a single bit.
+TEST_F(AttentionTest, ThreadCountDoesNotChangeResults) {
+  std::vector<std::vector<float>> results;
+  for (int threads : {1, 2, 3}) {
+    set_num_threads(threads);
+    TestTensor q(2, 50, 4, 64), k(2, 70, 2, 64), v(2, 70, 2, 64), out(2, 50, 4, 64);
+    std::mt19937 rng(5);
+    q.fill_random(rng);
+    k.fill_random(rng);
+    v.fill_random(rng);
+    AttentionOptions options;
+    options.causal = true;
+    attention(q.view, k.view, v.view, out.view, options);
+    results.push_back(out.storage);
+  }
+  EXPECT_EQ(results[0], results[1]);
+  EXPECT_EQ(results[0], results[2]);
+}
+
+TEST_F(AttentionTest, RejectsBadArgumentsNamingThem) {
+  std::vector<float> a(4096, 1.0f), o(4096, 7.0f);
+  const auto call = [&](Tensor4<const float> q, Tensor4<const float> k, Tensor4<const float> v,
+                        Tensor4<float> out) {
+    try {
+      attention(q, k, v, out);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no exception");
+  };
+  const auto q = bshd<const float>(a.data(), 1, 4, 4, 16),
+             kv = bshd<const float>(a.data(), 1, 8, 2, 16);
+  const auto out = bshd(o.data(), 1, 4, 4, 16);
+  EXPECT_EQ(call(q, bshd<const float>(a.data(), 1, 8, 3, 16),
+                 bshd<const float>(a.data(), 1, 8, 3, 16), out),
+            "ridge::attention: q_heads (4) is not a multiple of kv_heads (3)");
+  EXPECT_EQ(call(bshd<const float>(a.data(), 1, 4, 4, 300), kv, kv, out),
+            "ridge::attention: head_dim 300 is outside [1, 256]");
+  EXPECT_EQ(call(q, kv, bshd<const float>(a.data(), 1, 9, 2, 16), out),
+            "ridge::attention: k and v must have the same kv_len");
+  EXPECT_EQ(call(q, kv, kv, bshd(o.data(), 1, 5, 4, 16)),
+            "ridge::attention: out must be shaped like q");
+  EXPECT_EQ(call(bshd<const float>(nullptr, 1, 4, 4, 16), kv, kv, out),
+            "ridge::attention: q.data is null");
+  for (float x : o) EXPECT_EQ(x, 7.0f);
+}
+
+}  // namespace
+}  // namespace ridge::test
