@@ -3,6 +3,7 @@
 #define RIDGE_RIDGE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -64,6 +65,20 @@ RIDGE_C_API void dgemv_(const char* trans, const int* m, const int* n, const dou
 /* The Fortran BLAS error handler: prints which parameter of which routine was wrong to stderr
  * and returns (the reference one stops the program). Weak, so a program may define its own. */
 RIDGE_C_API void xerbla_(const char* routine, const int* parameter, size_t routine_len);
+
+/* out = softmax(scale * q k^T) v, fused (see ridge/attention.hpp), on contiguous
+ * [batch, seq, heads, head_dim] tensors: q and out [batch, q_len, q_heads, head_dim], k and v
+ * [batch, kv_len, kv_heads, head_dim]; query head h reads key/value head h / (q_heads / kv_heads).
+ * scale <= 0 means 1 / sqrt(head_dim); causal != 0 lets query i see keys j <= i + kv_len - q_len.
+ * Uses the accurate exp2. Returns 0, or one of the RIDGE_ERROR_* codes without writing out. */
+#define RIDGE_ERROR_NULL_POINTER 1     /* a pointer is null while its tensor is not empty */
+#define RIDGE_ERROR_BAD_SIZE 2         /* a size is negative, or head_dim is not in [1, 256] */
+#define RIDGE_ERROR_BAD_HEADS 3        /* kv_heads < 1, or q_heads not a multiple of kv_heads */
+#define RIDGE_ERROR_INTERNAL 4         /* anything else (out of memory) */
+RIDGE_C_API int ridge_attention_f32(const float* q, const float* k, const float* v, float* out,
+                                    int64_t batch, int64_t q_len, int64_t kv_len,
+                                    int64_t q_heads, int64_t kv_heads, int64_t head_dim,
+                                    float scale, int causal);
 
 /* The CBLAS error handler: prints which parameter of which routine was wrong to stderr. A weak
  * symbol, so a program may define its own. */
