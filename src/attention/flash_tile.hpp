@@ -1,7 +1,14 @@
 // The fused attention tile, written once over the vector traits (src/simd) and instantiated per
-// ISA: kTileRows query rows against the keys they see, kTileKeys at a time, with the online
-// softmax (Milakov and Gimelshein 2018; FlashAttention, Dao et al. 2022) and FlashAttention-4's
-// lazy rescaling. Scores live in the exp2 domain (Q is scaled by scale * log2(e) once).
+// ISA: MR query rows (the GEMM micro-tile's height) against the keys they see, kTileKeys at a
+// time, with the online softmax (Milakov and Gimelshein 2018; FlashAttention, Dao et al. 2022)
+// and FlashAttention-4's lazy rescaling. Both products run on the GEMM micro-kernel
+// (gemm/microkernel.hpp) with packed operands:
+//   S = Q K^T:  A = Q^T packed [d][MR] (scaled by scale * log2(e), so S is in the exp2
+//               domain), B = K packed into panels [d][NR], C = S stored [key][MR].
+//   O += P V:   A = P, which is S's buffer [key][MR] after the softmax, B = V packed into
+//               panels [key][NR] of NR head_dim columns, C = O stored [d][MR].
+// Storing S and O with the rows contiguous makes the softmax vector-wide across query rows:
+// a running maximum, sum and rescale factor per lane.
 #pragma once
 
 #include <algorithm>
@@ -11,128 +18,180 @@
 
 #include "attention/exp2.hpp"
 #include "attention/job.hpp"
+#include "gemm/microkernel.hpp"
 #include "runtime/aligned_buffer.hpp"
 
 namespace ridge::attention_detail {
 
-template <class V, Exp2 Variant>
+template <class V, int MV, int NR, Exp2 Variant>
 struct FlashTile {
   using reg = typename V::reg;
   static constexpr int W = V::width;
-  // A rescale is due only when the running maximum grew by more than this (a factor 256 in
-  // the weights): until then the stale maximum keeps every weight below 256, far from float's
+  static constexpr int MR = MV * W;
+  // Keys per tile: a whole number of NR-key panels; S and P then take kTileKeys x MR floats
+  // (12 KiB for AVX-512's 32 rows), a tile's packed K and V kTileKeys x head_dim each (48 KiB
+  // at head_dim 128: L2).
+  static constexpr int kTileKeys = 8 * NR;
+  // A rescale is due only when the running maximum grew by more than this (a factor 256 in the
+  // weights): until then the stale maximum keeps every weight below 256, far from float's
   // range, and the result is exact because the row's sum uses the same maximum.
   static constexpr float kRescaleThreshold = 8.0f;
+  static constexpr float kMinusInfinity = -std::numeric_limits<float>::infinity();
 
-  // Copies `rows` rows of length d (element stride ds) into buf, rows `ld` apart, each zero-padded
-  // to ld and multiplied by `factor`.
-  static void copy_rows(float* buf, std::int64_t ld, const float* const* src, int rows,
-                        std::int64_t d, std::int64_t ds, float factor) {
-    for (int r = 0; r < rows; ++r) {
-      float* dst = buf + r * ld;
-      for (std::int64_t i = 0; i < d; ++i) dst[i] = src[r][i * ds] * factor;
-      std::fill(dst + d, dst + ld, 0.0f);
+  // Keys rounded up to whole NR-key panels.
+  static std::int64_t padded_keys(const Job& job) { return (job.k.seq + NR - 1) / NR * NR; }
+  static std::int64_t d_panels(const Job& job) { return (job.q.head_dim + NR - 1) / NR; }
+
+  // Floats of one key/value head packed: K and V panels for every key.
+  static std::int64_t panel_floats(const Job& job) {
+    return padded_keys(job) * job.q.head_dim + d_panels(job) * NR * padded_keys(job);
+  }
+
+  // Packs key/value head `head` of batch b once for all the query tiles that read it (into the
+  // thread's packed_b scratch; run() keeps its tiles in packed_a):
+  //   K: panels [d][NR] per NR keys, K(key j, dim p) at k[(j / NR) * d * NR + p * NR + j % NR];
+  //   V: panels [key][NR] per NR dims, V(key j, dim c) at v[(c / NR) * keys * NR + j * NR + c % NR]
+  //      with keys = padded_keys;
+  // zero past the last key and the last dim.
+  static void pack(const Job& job, std::int64_t b, std::int64_t head, float* panels) {
+    const std::int64_t d = job.q.head_dim, keys = padded_keys(job), kv_len = job.k.seq;
+    float* k = panels;
+    float* v = panels + keys * d;
+    const std::int64_t ks = job.k.strides[3], vs = job.v.strides[3];
+    for (std::int64_t j = 0; j < keys; ++j) {
+      float* kdst = k + (j / NR) * d * NR + j % NR;
+      const float* ksrc = j < kv_len ? job.k.at(b, j, head) : nullptr;
+      for (std::int64_t p = 0; p < d; ++p) kdst[p * NR] = ksrc != nullptr ? ksrc[p * ks] : 0.0f;
+      const float* vsrc = j < kv_len ? job.v.at(b, j, head) : nullptr;
+      for (std::int64_t c = 0; c < d_panels(job) * NR; ++c)
+        v[(c / NR) * keys * NR + j * NR + c % NR] = vsrc != nullptr && c < d ? vsrc[c * vs] : 0.0f;
     }
   }
 
-  static float dot(const float* a, const float* b, std::int64_t ld) {
-    reg acc = V::zero();
-    for (std::int64_t i = 0; i < ld; i += W) acc = V::fma(V::load(a + i), V::load(b + i), acc);
-    return V::reduce_add(acc);
-  }
-
-  static std::int64_t run(const Job& job, std::int64_t b, std::int64_t h, std::int64_t q0,
-                          int rows) {
-    const std::int64_t d = job.q.head_dim, ld = (d + W - 1) / W * W;
-    const std::int64_t q_len = job.q.seq, kv_len = job.k.seq, kv_head = h / job.group;
-    // buffers: q [kTileRows][ld], o [kTileRows][ld]; k, v [kTileKeys][ld]; scores [kTileKeys]
+  // panels: pack()'s output for the key/value head that query head h reads.
+  static std::int64_t run(const Job& job, std::int64_t b, std::int64_t h, std::int64_t q0, int rows,
+                          const float* panels) {
+    const std::int64_t d = job.q.head_dim, q_len = job.q.seq, kv_len = job.k.seq;
+    const std::int64_t keys_padded = padded_keys(job);
+    const float* k = panels;
+    const float* v = panels + keys_padded * d;
+    // q [d][MR], o [d][MR], s [kTileKeys][MR]
     float* q = static_cast<float*>(detail::thread_scratch(detail::ScratchSlot::packed_a)
-                                       .get(sizeof(float) * 2 * kTileRows * ld));
-    float* o = q + kTileRows * ld;
-    float* k = static_cast<float*>(detail::thread_scratch(detail::ScratchSlot::packed_b)
-                                       .get(sizeof(float) * (2 * kTileKeys * ld + kTileKeys)));
-    float* v = k + kTileKeys * ld;
-    float* p = v + kTileKeys * ld;
+                                       .get(sizeof(float) * (2 * d + kTileKeys) * MR));
+    float* o = q + d * MR;
+    float* s = o + d * MR;
 
-    const float* src[kTileKeys];
-    for (int r = 0; r < rows; ++r) src[r] = job.q.at(b, q0 + r, h);
-    copy_rows(q, ld, src, rows, d, job.q.strides[3], job.scale_log2);
-    std::fill(o, o + rows * ld, 0.0f);
-    float max_used[kTileRows], sum[kTileRows];
-    std::fill_n(max_used, rows, -std::numeric_limits<float>::infinity());
-    std::fill_n(sum, rows, 0.0f);
+    // Q^T, scaled; rows past `rows` are zero (their outputs are computed and dropped).
+    const std::int64_t qs = job.q.strides[3];
+    for (int r = 0; r < MR; ++r) {
+      const float* src = r < rows ? job.q.at(b, q0 + r, h) : nullptr;
+      for (std::int64_t p = 0; p < d; ++p)
+        q[p * MR + r] = src != nullptr ? src[p * qs] * job.scale_log2 : 0.0f;
+    }
+    std::fill(o, o + d * MR, 0.0f);
+    alignas(64) float max_used[MR], sum[MR], factor[MR];
+    std::fill_n(max_used, MR, kMinusInfinity);
+    std::fill_n(sum, MR, 0.0f);
     std::int64_t rescales = 0;
 
-    // Row r sees keys [0, last[r]]; causal rows are aligned to the end of the keys.
-    std::int64_t last[kTileRows];
-    for (int r = 0; r < rows; ++r)
-      last[r] = job.causal ? std::min(kv_len - 1, q0 + r + kv_len - q_len) : kv_len - 1;
-    const std::int64_t kv_end = *std::max_element(last, last + rows) + 1;
+    // Row r sees keys [0, first_hidden(r)): causal rows are aligned to the end of the keys.
+    const std::int64_t offset = kv_len - q_len;
+    const auto first_hidden = [&](int r) {
+      return job.causal ? std::clamp<std::int64_t>(q0 + r + offset + 1, 0, kv_len) : kv_len;
+    };
+    const std::int64_t kv_end = first_hidden(rows - 1);
 
     for (std::int64_t kv0 = 0; kv0 < kv_end; kv0 += kTileKeys) {
       const int keys = static_cast<int>(std::min<std::int64_t>(kTileKeys, kv_end - kv0));
-      for (int c = 0; c < keys; ++c) src[c] = job.k.at(b, kv0 + c, kv_head);
-      copy_rows(k, ld, src, keys, d, job.k.strides[3], 1.0f);
-      for (int c = 0; c < keys; ++c) src[c] = job.v.at(b, kv0 + c, kv_head);
-      copy_rows(v, ld, src, keys, d, job.v.strides[3], 1.0f);
 
-      for (int r = 0; r < rows; ++r) {
-        const int seen = static_cast<int>(std::min<std::int64_t>(keys, last[r] + 1 - kv0));
-        if (seen <= 0) continue;
-        const float* qr = q + r * ld;
-        float tile_max = -std::numeric_limits<float>::infinity();
-        for (int c = 0; c < seen; ++c) {
-          p[c] = dot(qr, k + c * ld, ld);
-          tile_max = std::max(tile_max, p[c]);
-        }
-        float* orow = o + r * ld;
-        if (max_used[r] == -std::numeric_limits<float>::infinity()) {
+      // S = Q K^T, NR keys per micro-tile.
+      for (int j0 = 0; j0 < keys; j0 += NR)
+        gemm_detail::micro_tile<V, MV, NR>(
+            d, q, MR, gemm_detail::PackedB<V, NR>{k + (kv0 + j0) / NR * d * NR}, s + j0 * MR, MR,
+            1.0f, 0.0f, MR, std::min(NR, keys - j0), true);
+      // Under a causal mask, key j is hidden from the rows before first_row(j): a prefix,
+      // since each row sees one key more than the row before. Only tiles that reach past the
+      // first row's last key have any.
+      const bool masked = first_hidden(0) < kv0 + keys;
+      const auto first_row = [&](int j) {
+        return static_cast<int>(std::clamp<std::int64_t>(kv0 + j - offset - q0, 0, MR));
+      };
+      if (masked)
+        for (int j = 0; j < keys; ++j) std::fill_n(s + j * MR, first_row(j), kMinusInfinity);
+
+      // The tile's maximum per row, then the lazy rescale, row by row (rare: a few per row).
+      for (int i = 0; i < MV; ++i) {
+        reg m = V::set1(kMinusInfinity);
+        for (int j = 0; j < keys; ++j) m = V::max(m, V::load(s + j * MR + i * W));
+        V::store(factor + i * W, m);  // the tile maxima, for now
+      }
+      bool any_rescale = false;
+      for (int r = 0; r < MR; ++r) {
+        const float tile_max = factor[r];
+        factor[r] = 1.0f;
+        if (tile_max == kMinusInfinity) continue;  // the row sees none of these keys
+        if (max_used[r] == kMinusInfinity) {
           max_used[r] = tile_max;
         } else if (tile_max > max_used[r] + kRescaleThreshold) {
-          const float factor = std::exp2(max_used[r] - tile_max);
-          sum[r] *= factor;
-          const reg f = V::set1(factor);
-          for (std::int64_t i = 0; i < ld; i += W) V::store(orow + i, V::mul(V::load(orow + i), f));
+          factor[r] = std::exp2(max_used[r] - tile_max);
+          sum[r] *= factor[r];
           max_used[r] = tile_max;
-          ++rescales;
-        }
-        // p = 2^(s - max_used), only over the keys this row sees.
-        const reg shift = V::set1(max_used[r]);
-        for (int c = 0; c < seen; c += W) {
-          const int lanes = std::min(W, seen - c);
-          const reg e = exp2<V, Variant>(V::sub(V::load_partial(p + c, lanes), shift));
-          V::store_partial(p + c, e, lanes);
-        }
-        float row_sum = 0;
-        for (int c = 0; c < seen; ++c) row_sum += p[c];
-        sum[r] += row_sum;
-        // o += p v, one vector of the row at a time, kept in a register across the keys.
-        for (std::int64_t i = 0; i < ld; i += W) {
-          reg acc = V::load(orow + i);
-          for (int c = 0; c < seen; ++c) acc = V::fma(V::load(v + c * ld + i), V::set1(p[c]), acc);
-          V::store(orow + i, acc);
+          any_rescale = true;
+          rescales += r < rows;
         }
       }
+      if (any_rescale)
+        for (std::int64_t c = 0; c < d; ++c)
+          for (int i = 0; i < MV; ++i) {
+            float* oc = o + c * MR + i * W;
+            V::store(oc, V::mul(V::load(oc), V::load(factor + i * W)));
+          }
+
+      // P = 2^(S - max), in place; hidden keys then weigh exactly zero (a row that has seen no
+      // key keeps max -inf, its weights are garbage until zeroed); then the row sums.
+      for (int i = 0; i < MV; ++i) {
+        const reg m = V::load(max_used + i * W);
+        for (int j = 0; j < keys; ++j) {
+          float* sj = s + j * MR + i * W;
+          V::store(sj, exp2<V, Variant>(V::sub(V::load(sj), m)));
+        }
+      }
+      if (masked)
+        for (int j = 0; j < keys; ++j) std::fill_n(s + j * MR, first_row(j), 0.0f);
+      for (int i = 0; i < MV; ++i) {
+        reg total = V::load(sum + i * W);
+        for (int j = 0; j < keys; ++j) total = V::add(total, V::load(s + j * MR + i * W));
+        V::store(sum + i * W, total);
+      }
+
+      // O += P V, NR head_dim columns per micro-tile.
+      for (std::int64_t c0 = 0; c0 < d; c0 += NR)
+        gemm_detail::micro_tile<V, MV, NR>(
+            keys, s, MR, gemm_detail::PackedB<V, NR>{v + (c0 / NR) * keys_padded * NR + kv0 * NR},
+            o + c0 * MR, MR, 1.0f, 1.0f, MR, static_cast<int>(std::min<std::int64_t>(NR, d - c0)),
+            true);
     }
 
+    const std::int64_t os = job.out.strides[3];
     for (int r = 0; r < rows; ++r) {
       float* dst = job.out.at(b, q0 + r, h);
-      const float* orow = o + r * ld;
       // A row that saw no key has sum 0: its output is zeros, not 0 / 0.
       const float inverse = sum[r] > 0 ? 1.0f / sum[r] : 0.0f;
-      for (std::int64_t i = 0; i < d; ++i) dst[i * job.out.strides[3]] = orow[i] * inverse;
+      for (std::int64_t c = 0; c < d; ++c) dst[c * os] = o[c * MR + r] * inverse;
     }
     return rescales;
   }
-
-  static TileKernel kernel() { return &run; }
 };
 
-// The tile kernel of one ISA for `variant`.
-template <class V>
+// The tile kernel of one ISA (MV vectors by NR columns, its GEMM micro-tile) for `variant`.
+template <class V, int MV, int NR>
 TileKernel tile_kernel(Exp2 variant) {
-  return variant == Exp2::cubic ? FlashTile<V, Exp2::cubic>::kernel()
-                                : FlashTile<V, Exp2::accurate>::kernel();
+  constexpr int rows = MV * V::width;
+  using Cubic = FlashTile<V, MV, NR, Exp2::cubic>;
+  using Accurate = FlashTile<V, MV, NR, Exp2::accurate>;
+  return variant == Exp2::cubic
+             ? TileKernel{&Cubic::panel_floats, &Cubic::pack, &Cubic::run, rows}
+             : TileKernel{&Accurate::panel_floats, &Accurate::pack, &Accurate::run, rows};
 }
 
 template <class V, Exp2 Variant>

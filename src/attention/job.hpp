@@ -15,13 +15,17 @@ struct Job {
   std::int64_t group = 1;  // query heads per key/value head
 };
 
-// Computes out for query rows [q0, q0 + rows) of batch b, query head h (rows <= kTileRows);
-// returns the rows' rescale count.
-using TileKernel = std::int64_t (*)(const Job&, std::int64_t b, std::int64_t h, std::int64_t q0,
-                                    int rows);
-
-inline constexpr int kTileRows = 16;  // query rows per tile: their partial outputs fill L1
-inline constexpr int kTileKeys = 64;  // keys (and values) per tile, copied once per query tile
+// One ISA's tile kernel. pack() lays out key/value head `head` of batch b for every query tile
+// that reads it, in panel_floats() floats; run() computes out for query rows [q0, q0 + rows) of
+// batch b, query head h (rows <= TileKernel::rows) from those panels and returns the rows'
+// rescale count.
+struct TileKernel {
+  std::int64_t (*panel_floats)(const Job&) = nullptr;
+  void (*pack)(const Job&, std::int64_t b, std::int64_t head, float* panels) = nullptr;
+  std::int64_t (*run)(const Job&, std::int64_t b, std::int64_t h, std::int64_t q0, int rows,
+                      const float* panels) = nullptr;
+  int rows = 0;  // query rows per tile: the GEMM micro-tile's MR
+};
 
 // y[i] = 2^x[i] for i < n with the tile kernel's exp2 (attention/exp2.hpp): its accuracy, as
 // each ISA computes it, for the tests and the benchmark.

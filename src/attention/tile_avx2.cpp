@@ -4,7 +4,8 @@
 
 namespace ridge::attention_detail {
 
-TileKernel avx2_tile_kernel(Exp2 variant) { return tile_kernel<simd::Avx2<float>>(variant); }
+// The micro-tile of the avx2 GEMM (gemm/isa_avx2.cpp): 2 vectors of query rows by 6 columns.
+TileKernel avx2_tile_kernel(Exp2 variant) { return tile_kernel<simd::Avx2<float>, 2, 6>(variant); }
 Exp2Kernel avx2_exp2_kernel(Exp2 variant) { return exp2_kernel<simd::Avx2<float>>(variant); }
 
 }  // namespace ridge::attention_detail

@@ -4,7 +4,10 @@
 
 namespace ridge::attention_detail {
 
-TileKernel avx512_tile_kernel(Exp2 variant) { return tile_kernel<simd::Avx512<float>>(variant); }
+// The micro-tile of the avx512 GEMM (gemm/isa_avx512.cpp): 2 vectors of query rows by 12 columns.
+TileKernel avx512_tile_kernel(Exp2 variant) {
+  return tile_kernel<simd::Avx512<float>, 2, 12>(variant);
+}
 Exp2Kernel avx512_exp2_kernel(Exp2 variant) { return exp2_kernel<simd::Avx512<float>>(variant); }
 
 }  // namespace ridge::attention_detail

@@ -4,7 +4,10 @@
 
 namespace ridge::attention_detail {
 
-TileKernel generic_tile_kernel(Exp2 variant) { return tile_kernel<simd::Generic<float>>(variant); }
+// The micro-tile of the generic GEMM (gemm/isa_generic.cpp): 2 vectors of query rows by 6 columns.
+TileKernel generic_tile_kernel(Exp2 variant) {
+  return tile_kernel<simd::Generic<float>, 2, 6>(variant);
+}
 Exp2Kernel generic_exp2_kernel(Exp2 variant) { return exp2_kernel<simd::Generic<float>>(variant); }
 
 }  // namespace ridge::attention_detail
