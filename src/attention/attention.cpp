@@ -2,11 +2,14 @@
 // tiles (batch x query head x the kernel's rows of queries) to the threads.
 #include "ridge/attention.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "attention/job.hpp"
 #include "ridge/isa.hpp"
@@ -65,6 +68,67 @@ TileKernel active_kernel(Exp2 variant) {
   }
 }
 
+// Key ranges of at least this many keys per thread in decoding: a range's fixed costs (gathering
+// the queries, two GEMM calls, the merge) stay small next to reading its keys and values.
+constexpr std::int64_t kMinDecodeKeys = 512;
+
+// Decoding: every key/value head's query rows fit one tile, so there are few of them and the
+// keys are many. Each (batch, key/value head) is split into key ranges, enough for every
+// thread to have work even for one head (flash-decoding); each range's partial softmax
+// (maximum, sum, weighted values) is merged at the end, exactly: the ranges scale to a common
+// maximum. No rescale happens.
+void decode(const Job& job, const TileKernel& kernel) {
+  const auto& q = job.q;
+  const std::int64_t d = q.head_dim, kv_len = job.k.seq, rows = q.seq * job.group;
+  const std::int64_t units = q.batch * job.k.heads;
+  const int max_threads = detail::max_threads();
+  const std::int64_t ranges = std::clamp<std::int64_t>(
+      (max_threads + units - 1) / units, 1, std::max<std::int64_t>(1, kv_len / kMinDecodeKeys));
+  const std::int64_t range_keys = (kv_len + ranges - 1) / ranges;
+  const std::int64_t tasks = units * ranges;
+  // Per task and row: maximum, sum, then head_dim weighted values.
+  const std::int64_t stride = 2 + d;
+  std::vector<float> partials(static_cast<std::size_t>(tasks * rows * stride));
+  const int threads = static_cast<int>(std::min<std::int64_t>(max_threads, tasks));
+  detail::parallel_run(threads, [&](int task) {
+    std::vector<float> max(static_cast<std::size_t>(rows)), sum(max.size());
+    for (std::int64_t t = task; t < tasks; t += threads) {
+      const std::int64_t unit = t / ranges, kv0 = std::min(kv_len, t % ranges * range_keys);
+      const std::int64_t kv1 = std::min(kv_len, kv0 + range_keys);
+      float* part = partials.data() + t * rows * stride;
+      float* o = part + 2 * rows;  // [rows][d] after the maxima and sums
+      if (kv1 > kv0) {
+        kernel.decode(job, unit / job.k.heads, unit % job.k.heads, kv0, kv1, part, part + rows, o);
+      } else {
+        std::fill_n(part, rows, -std::numeric_limits<float>::infinity());
+        std::fill_n(part + rows, rows, 0.0f);
+      }
+    }
+  });
+  for (std::int64_t unit = 0; unit < units; ++unit)
+    for (std::int64_t r = 0; r < rows; ++r) {
+      const float* first = partials.data() + unit * ranges * rows * stride;
+      float top = -std::numeric_limits<float>::infinity();
+      for (std::int64_t c = 0; c < ranges; ++c) top = std::max(top, first[c * rows * stride + r]);
+      float* dst =
+          job.out.at(unit / job.k.heads, r % q.seq, unit % job.k.heads * job.group + r / q.seq);
+      std::vector<double> acc(static_cast<std::size_t>(d), 0.0);
+      double total = 0;
+      if (top != -std::numeric_limits<float>::infinity())
+        for (std::int64_t c = 0; c < ranges; ++c) {
+          const float* part = first + c * rows * stride;
+          const double weight = std::exp2(static_cast<double>(part[r]) - top);
+          if (weight == 0) continue;
+          total += weight * part[rows + r];
+          const float* o = part + 2 * rows + r * d;
+          for (std::int64_t x = 0; x < d; ++x) acc[x] += weight * o[x];
+        }
+      // A row that saw no key: zeros.
+      for (std::int64_t x = 0; x < d; ++x)
+        dst[x * job.out.strides[3]] = total > 0 ? static_cast<float>(acc[x] / total) : 0.0f;
+    }
+}
+
 }  // namespace
 }  // namespace attention_detail
 
@@ -79,7 +143,12 @@ AttentionStats attention(const Tensor4<const float>& q, const Tensor4<const floa
       options.scale > 0 ? options.scale : 1.0f / std::sqrt(static_cast<float>(q.head_dim));
   job.scale_log2 = scale * std::numbers::log2e_v<float>;
 
+  if (q.batch * q.seq * q.heads == 0) return {};
   const TileKernel kernel = active_kernel(options.exp2);
+  if (q.seq * job.group <= kernel.rows) {
+    decode(job, kernel);
+    return {};
+  }
   // Tiles in the order (batch, key/value head, query head of its group, row tile), dealt
   // round-robin: under a causal mask later row tiles see more keys, and dealing them in turn
   // gives each thread a similar mix. A thread packs each key/value head it meets once, for all
@@ -87,7 +156,6 @@ AttentionStats attention(const Tensor4<const float>& q, const Tensor4<const floa
   const std::int64_t row_tiles = (q.seq + kernel.rows - 1) / kernel.rows;
   const std::int64_t tiles_per_kv_head = job.group * row_tiles;
   const std::int64_t tiles = q.batch * k.heads * tiles_per_kv_head;
-  if (tiles == 0) return {};
   const int threads = static_cast<int>(std::min<std::int64_t>(detail::max_threads(), tiles));
   const std::int64_t panel_floats = kernel.panel_floats(job);
   std::atomic<std::int64_t> rescales{0};

@@ -38,8 +38,9 @@ namespace ridge::detail {
 
 // Per-thread scratch buffers, one per `slot`, kept across calls so that no call allocates once
 // the sizes have been seen: the kernels' packed A and B, and GEMV's x and y brought to unit
-// stride (which the dot kernels' own copy of x in packed_b must not overwrite).
-enum class ScratchSlot { packed_a, packed_b, unit_x, unit_y, count };
+// stride (which the dot kernels' own copy of x in packed_b must not overwrite), and decoding
+// attention's queries and scores (around GEMM calls that use the packing slots).
+enum class ScratchSlot { packed_a, packed_b, unit_x, unit_y, attention, count };
 AlignedBuffer& thread_scratch(ScratchSlot slot);
 
 }  // namespace ridge::detail

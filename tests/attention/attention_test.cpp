@@ -126,7 +126,8 @@ TEST_F(AttentionTest, OtherStrides) {
   }
 }
 
-// Tiles are independent, so the thread count does not change a single bit.
+// Tiles are independent, so the thread count does not change a single bit (beyond decoding,
+// whose key ranges follow the thread count).
 TEST_F(AttentionTest, ThreadCountDoesNotChangeResults) {
   std::vector<std::vector<float>> results;
   for (int threads : {1, 2, 3}) {
@@ -143,6 +144,20 @@ TEST_F(AttentionTest, ThreadCountDoesNotChangeResults) {
   }
   EXPECT_EQ(results[0], results[1]);
   EXPECT_EQ(results[0], results[2]);
+}
+
+// Decoding (all of a key/value head's query rows in one tile) splits the keys into ranges, one
+// or more per thread, and merges their partial softmaxes: more threads than heads exercise the
+// merge, large-magnitude scores make the ranges' maxima differ by far more than float's range.
+TEST_F(AttentionTest, DecodingMergesKeyRanges) {
+  for (int threads : {1, 4}) {
+    set_num_threads(threads);
+    for (Exp2 variant : {Exp2::accurate, Exp2::cubic}) {
+      EXPECT_LE(error({1, 1, 5000, 8, 1, 128}, false, variant), bound(variant)) << threads;
+      EXPECT_LE(error({2, 3, 4099, 4, 2, 64}, true, variant), bound(variant)) << threads;
+      EXPECT_LE(error({1, 1, 3000, 2, 1, 32}, false, variant, 12.5f), bound(variant)) << threads;
+    }
+  }
 }
 
 TEST_F(AttentionTest, RejectsBadArgumentsNamingThem) {
