@@ -82,6 +82,15 @@ std::vector<std::vector<std::int64_t>> parse_shapes(const std::string& text,
   return shapes;
 }
 
+// All threads together read 8 x the last-level cache, twice STREAM's rule for DRAM figures
+// (4 x), so that no part of the figure comes from the caches.
+probe::Figure dram_read_bandwidth(int threads) {
+  std::int64_t llc = 8 << 20;  // when the caches are unknown
+  for (const CacheLevel& c : Machine::current().caches)
+    if (c.kind != CacheKind::instruction) llc = std::max(llc, c.size_bytes);
+  return probe::read_bandwidth(threads, 8 * llc / threads);
+}
+
 void time_alternately(std::vector<Contender>& contenders, double work, int runs) {
   std::vector<int> repeats;
   for (const Contender& con : contenders) repeats.push_back(con.call ? repeats_for(con.call) : 0);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "peer_library.hpp"
+#include "ridge/probe.hpp"
 
 namespace ridge::cli {
 
@@ -28,6 +29,10 @@ void fill_random(std::vector<T>& v, std::mt19937& rng) {
   std::uniform_real_distribution<double> dist(-1.0, 1.0);
   for (T& x : v) x = static_cast<T>(dist(rng));
 }
+
+// The DRAM read bandwidth on `threads` threads, measured now by the probe's read kernel: what a
+// kernel that streams its operand once from memory (GEMV, decoding attention) is held against.
+probe::Figure dram_read_bandwidth(int threads);
 
 // One contender: a name and a function that runs the kernel once (null: the library lacks it).
 struct Contender {

@@ -39,16 +39,6 @@ struct Options {
   std::vector<std::string> peers;
 };
 
-// The bandwidth GEMV is held against: it reads A once per call, as the probe's read kernel reads
-// its buffer. All threads together read 8 x the last-level cache, twice STREAM's rule for DRAM
-// figures (4 x), so that no part of the figure comes from the caches.
-probe::Figure dram_read_bandwidth(int threads) {
-  std::int64_t llc = 8 << 20;  // when the caches are unknown
-  for (const CacheLevel& c : Machine::current().caches)
-    if (c.kind != CacheKind::instruction) llc = std::max(llc, c.size_bytes);
-  return probe::read_bandwidth(threads, 8 * llc / threads);
-}
-
 // One table: every shape with op(A) = A (trans false) or A^T.
 template <class T>
 void bench_block(const Options& o, const std::vector<Shape>& shapes, bool trans,

@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   CLI::App& bench = ridge::cli::add_bench_command(app);
   ridge::cli::add_bench_gemm_command(bench);
   ridge::cli::add_bench_gemv_command(bench);
+  ridge::cli::add_bench_attention_command(bench);
   ridge::cli::add_probe_command(app);
   try {
     app.parse(argc, argv);
