@@ -73,56 +73,48 @@ TileKernel active_kernel(Exp2 variant) {
 constexpr std::int64_t kMinDecodeKeys = 512;
 
 // Decoding: every key/value head's query rows fit one tile, so there are few of them and the
-// keys are many. Each (batch, key/value head) is split into key ranges, enough for every
-// thread to have work even for one head (flash-decoding); each range's partial softmax
-// (maximum, sum, weighted values) is merged at the end, exactly: the ranges scale to a common
-// maximum. No rescale happens.
+// keys are many. Each batch's keys are split into ranges, enough for every thread to have work
+// even for one sequence (flash-decoding); each range's partial softmax (maximum, sum, weighted
+// values) per row is merged at the end, exactly: the ranges scale to a common maximum.
 void decode(const Job& job, const TileKernel& kernel) {
   const auto& q = job.q;
-  const std::int64_t d = q.head_dim, kv_len = job.k.seq, rows = q.seq * job.group;
-  const std::int64_t units = q.batch * job.k.heads;
+  const std::int64_t d = q.head_dim, kv_len = job.k.seq, q_len = q.seq;
+  const std::int64_t rows = q_len * job.group, all_rows = job.k.heads * rows;
   const int max_threads = detail::max_threads();
   const std::int64_t ranges = std::clamp<std::int64_t>(
-      (max_threads + units - 1) / units, 1, std::max<std::int64_t>(1, kv_len / kMinDecodeKeys));
+      (max_threads + q.batch - 1) / q.batch, 1, std::max<std::int64_t>(1, kv_len / kMinDecodeKeys));
   const std::int64_t range_keys = (kv_len + ranges - 1) / ranges;
-  const std::int64_t tasks = units * ranges;
-  // Per task and row: maximum, sum, then head_dim weighted values.
-  const std::int64_t stride = 2 + d;
-  std::vector<float> partials(static_cast<std::size_t>(tasks * rows * stride));
+  const std::int64_t tasks = q.batch * ranges;
+  // Per task: every row's maximum, every row's sum, then every row's weighted values.
+  const std::int64_t task_floats = all_rows * (2 + d);
+  std::vector<float> partials(static_cast<std::size_t>(tasks * task_floats));
   const int threads = static_cast<int>(std::min<std::int64_t>(max_threads, tasks));
   detail::parallel_run(threads, [&](int task) {
-    std::vector<float> max(static_cast<std::size_t>(rows)), sum(max.size());
     for (std::int64_t t = task; t < tasks; t += threads) {
-      const std::int64_t unit = t / ranges, kv0 = std::min(kv_len, t % ranges * range_keys);
-      const std::int64_t kv1 = std::min(kv_len, kv0 + range_keys);
-      float* part = partials.data() + t * rows * stride;
-      float* o = part + 2 * rows;  // [rows][d] after the maxima and sums
-      if (kv1 > kv0) {
-        kernel.decode(job, unit / job.k.heads, unit % job.k.heads, kv0, kv1, part, part + rows, o);
-      } else {
-        std::fill_n(part, rows, -std::numeric_limits<float>::infinity());
-        std::fill_n(part + rows, rows, 0.0f);
-      }
+      const std::int64_t kv0 = std::min(kv_len, t % ranges * range_keys);
+      float* part = partials.data() + t * task_floats;
+      kernel.decode(job, t / ranges, kv0, std::min(kv_len, kv0 + range_keys), part, part + all_rows,
+                    part + 2 * all_rows);
     }
   });
-  for (std::int64_t unit = 0; unit < units; ++unit)
-    for (std::int64_t r = 0; r < rows; ++r) {
-      const float* first = partials.data() + unit * ranges * rows * stride;
+  std::vector<double> acc(static_cast<std::size_t>(d));
+  for (std::int64_t b = 0; b < q.batch; ++b)
+    for (std::int64_t hr = 0; hr < all_rows; ++hr) {
+      const float* first = partials.data() + b * ranges * task_floats;
       float top = -std::numeric_limits<float>::infinity();
-      for (std::int64_t c = 0; c < ranges; ++c) top = std::max(top, first[c * rows * stride + r]);
-      float* dst =
-          job.out.at(unit / job.k.heads, r % q.seq, unit % job.k.heads * job.group + r / q.seq);
-      std::vector<double> acc(static_cast<std::size_t>(d), 0.0);
+      for (std::int64_t c = 0; c < ranges; ++c) top = std::max(top, first[c * task_floats + hr]);
+      std::fill(acc.begin(), acc.end(), 0.0);
       double total = 0;
       if (top != -std::numeric_limits<float>::infinity())
         for (std::int64_t c = 0; c < ranges; ++c) {
-          const float* part = first + c * rows * stride;
-          const double weight = std::exp2(static_cast<double>(part[r]) - top);
-          if (weight == 0) continue;
-          total += weight * part[rows + r];
-          const float* o = part + 2 * rows + r * d;
+          const float* part = first + c * task_floats;
+          const double weight = std::exp2(static_cast<double>(part[hr]) - top);
+          total += weight * part[all_rows + hr];
+          const float* o = part + 2 * all_rows + hr * d;
           for (std::int64_t x = 0; x < d; ++x) acc[x] += weight * o[x];
         }
+      const std::int64_t h = hr / rows, r = hr % rows;
+      float* dst = job.out.at(b, r % q_len, h * job.group + r / q_len);
       // A row that saw no key: zeros.
       for (std::int64_t x = 0; x < d; ++x)
         dst[x * job.out.strides[3]] = total > 0 ? static_cast<float>(acc[x] / total) : 0.0f;
@@ -145,7 +137,9 @@ AttentionStats attention(const Tensor4<const float>& q, const Tensor4<const floa
 
   if (q.batch * q.seq * q.heads == 0) return {};
   const TileKernel kernel = active_kernel(options.exp2);
-  if (q.seq * job.group <= kernel.rows) {
+  // Decoding reads keys and values in place, so only with contiguous head_dim. Its online
+  // softmax counts no rescales (AttentionStats is the tile kernel's).
+  if (q.seq * job.group <= kernel.rows && k.strides[3] == 1 && v.strides[3] == 1) {
     decode(job, kernel);
     return {};
   }

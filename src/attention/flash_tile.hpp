@@ -17,8 +17,8 @@
 #include <limits>
 
 #include "attention/exp2.hpp"
+#include "attention/flash_decode.hpp"
 #include "attention/job.hpp"
-#include "gemm/driver.hpp"
 #include "gemm/microkernel.hpp"
 #include "runtime/aligned_buffer.hpp"
 
@@ -182,49 +182,6 @@ struct FlashTile {
     }
     return rescales;
   }
-
-  // Decoding (flash-decoding, Dao et al. 2023): one query per head meets a long key/value cache,
-  // so the work is reading K and V, in place and once. S^T = K Q^T runs on the GEMM's dot
-  // kernel (each key a contiguous row of K against every query row of the group), O = P V on
-  // the GEMM's direct path (V streamed once); between them, each row's exact maximum over the
-  // range, so no rescale happens inside a range.
-  static void decode(const Job& job, std::int64_t b, std::int64_t head, std::int64_t kv0,
-                     std::int64_t kv1, float* row_max, float* row_sum, float* o) {
-    const std::int64_t d = job.q.head_dim, q_len = job.q.seq, kv_len = job.k.seq;
-    const std::int64_t rows = q_len * job.group, keys = kv1 - kv0;
-    // q [rows][d], scaled; s [rows][keys]
-    float* q = static_cast<float*>(detail::thread_scratch(detail::ScratchSlot::attention)
-                                       .get(sizeof(float) * rows * (d + keys)));
-    float* s = q + rows * d;
-    const std::int64_t qs = job.q.strides[3];
-    for (std::int64_t r = 0; r < rows; ++r) {
-      const float* src = job.q.at(b, r % q_len, head * job.group + r / q_len);
-      for (std::int64_t p = 0; p < d; ++p) q[r * d + p] = src[p * qs] * job.scale_log2;
-    }
-    gemm_detail::run(gemm_detail::Problem<float>::from_strides(
-        keys, rows, d, 1.0f, job.k.at(b, kv0, head), job.k.strides[1], job.k.strides[3], q, 1, d,
-        0.0f, s, 1, keys));
-    for (std::int64_t r = 0; r < rows; ++r) {
-      float* sr = s + r * keys;
-      const std::int64_t seen =
-          job.causal ? std::clamp<std::int64_t>(r % q_len + kv_len - q_len + 1 - kv0, 0, keys)
-                     : keys;
-      row_max[r] = seen > 0 ? *std::max_element(sr, sr + seen) : kMinusInfinity;
-      const reg m = V::set1(row_max[r]);
-      reg total = V::zero();
-      for (std::int64_t j = 0; j < seen; j += W) {
-        const int lanes = static_cast<int>(std::min<std::int64_t>(W, seen - j));
-        const reg p = exp2<V, Variant>(V::sub(V::load_partial(sr + j, lanes), m));
-        V::store_partial(sr + j, p, lanes);
-        total = V::add(total, lanes == W ? p : V::load_partial(sr + j, lanes));
-      }
-      row_sum[r] = V::reduce_add(total);
-      std::fill(sr + seen, sr + keys, 0.0f);
-    }
-    gemm_detail::run(gemm_detail::Problem<float>::from_strides(
-        rows, d, keys, 1.0f, s, keys, 1, job.v.at(b, kv0, head), job.v.strides[1], job.v.strides[3],
-        0.0f, o, d, 1));
-  }
 };
 
 // The tile kernel of one ISA (MV vectors by NR columns, its GEMM micro-tile) for `variant`.
@@ -234,9 +191,10 @@ TileKernel tile_kernel(Exp2 variant) {
   using Cubic = FlashTile<V, MV, NR, Exp2::cubic>;
   using Accurate = FlashTile<V, MV, NR, Exp2::accurate>;
   return variant == Exp2::cubic
-             ? TileKernel{&Cubic::panel_floats, &Cubic::pack, &Cubic::run, &Cubic::decode, rows}
+             ? TileKernel{&Cubic::panel_floats, &Cubic::pack, &Cubic::run,
+                          &FlashDecode<V, Exp2::cubic>::run, rows}
              : TileKernel{&Accurate::panel_floats, &Accurate::pack, &Accurate::run,
-                          &Accurate::decode, rows};
+                          &FlashDecode<V, Exp2::accurate>::run, rows};
 }
 
 template <class V, Exp2 Variant>

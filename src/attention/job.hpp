@@ -24,13 +24,14 @@ struct TileKernel {
   void (*pack)(const Job&, std::int64_t b, std::int64_t head, float* panels) = nullptr;
   std::int64_t (*run)(const Job&, std::int64_t b, std::int64_t h, std::int64_t q0, int rows,
                       const float* panels) = nullptr;
-  // Decoding: every query row of key/value head `head` (q_len x group of them, row r being
-  // query r % q_len of query head head * group + r / q_len) against keys [kv0, kv1), the keys
-  // and values read in place. Writes each row's maximum score (exp2 domain; -inf if it sees
-  // none of these keys), the sum of its weights 2^(s - max) and o = sum of weight x value,
-  // [rows][head_dim], for merge_partials() to combine across key ranges.
-  void (*decode)(const Job&, std::int64_t b, std::int64_t head, std::int64_t kv0, std::int64_t kv1,
-                 float* row_max, float* row_sum, float* o) = nullptr;
+  // Decoding (attention/flash_decode.hpp): every query row of batch b (row h * rows + r of
+  // key/value head h, rows = q_len x group, being query r % q_len of query head
+  // h * group + r / q_len) against keys [kv0, kv1), keys and values read in place (head_dim
+  // stride 1). Writes each row's running maximum (exp2 domain; -inf if it sees none of these
+  // keys), the sum of its weights 2^(s - max) and o = the sum of weight x value,
+  // [rows][head_dim], to be merged across key ranges.
+  void (*decode)(const Job&, std::int64_t b, std::int64_t kv0, std::int64_t kv1, float* row_max,
+                 float* row_sum, float* o) = nullptr;
   int rows = 0;  // query rows per tile: the GEMM micro-tile's MR
 };
 
