@@ -26,32 +26,64 @@ struct FlashDecode {
   // Keys per block: all heads' keys and values of a block (64 x heads x head_dim x 8 bytes,
   // 512 KiB at 8 heads of 128) stay in L2 while the heads take their turns.
   static constexpr int kBlockKeys = 64;
-  static constexpr int kRowGroup = 4;               // query rows sharing each load of a value row
-  static constexpr int kColumnVectors = 4;          // head_dim vectors per pass: 16 accumulators
+  static constexpr int kLineFloats = 16;    // a 64-byte cache line
+  static constexpr int kRowGroup = 4;       // query rows sharing each load of a key or value
+  static constexpr int kColumnVectors = 4;  // head_dim vectors per pass of P V: 16 accumulators
   static constexpr float kRescaleThreshold = 8.0f;  // as FlashTile's
   static constexpr float kMinusInfinity = -std::numeric_limits<float>::infinity();
 
-  static float dot(const float* a, const float* b, std::int64_t d) {
-    reg acc = V::zero();
+  // s[r * lds] = q_r . k for Rows query rows q_r = q + r * d: the key is loaded once for all
+  // of them, and their Rows accumulators are independent FMA chains (one row at a time, the
+  // chain's latency bound it).
+  template <int Rows>
+  static void dots(const float* q, const float* k, std::int64_t d, float* s, std::int64_t lds) {
+    reg acc[Rows];
+    for (int r = 0; r < Rows; ++r) acc[r] = V::zero();
     std::int64_t p = 0;
-    for (; p + W <= d; p += W) acc = V::fma(V::load(a + p), V::load(b + p), acc);
+    for (; p + W <= d; p += W) {
+      const reg kv = V::load(k + p);
+      for (int r = 0; r < Rows; ++r) acc[r] = V::fma(V::load(q + r * d + p), kv, acc[r]);
+    }
     if (p < d) {
       const int lanes = static_cast<int>(d - p);
-      acc = V::fma(V::load_partial(a + p, lanes), V::load_partial(b + p, lanes), acc);
+      const reg kv = V::load_partial(k + p, lanes);
+      for (int r = 0; r < Rows; ++r)
+        acc[r] = V::fma(V::load_partial(q + r * d + p, lanes), kv, acc[r]);
     }
-    return V::reduce_add(acc);
+    for (int r = 0; r < Rows; ++r) s[r * lds] = V::reduce_add(acc[r]);
   }
 
-  // o[0, d) += p x v[0, d).
-  static void add_scaled(float* o, float p, const float* v, std::int64_t d) {
-    const reg pv = V::set1(p);
-    std::int64_t c = 0;
-    for (; c + W <= d; c += W) V::store(o + c, V::fma(pv, V::load(v + c), V::load(o + c)));
-    if (c < d) {
-      const int lanes = static_cast<int>(d - c);
-      V::store_partial(
-          o + c, V::fma(pv, V::load_partial(v + c, lanes), V::load_partial(o + c, lanes)), lanes);
+  // o[r][c0, c0 + kColumnVectors W) += sum over keys j of p[r][j] v_j[...], for Rows rows; the
+  // last vector holds fewer lanes where the head_dim ends inside it.
+  template <int Rows>
+  static void add_values(const float* const* v, int keys, const float* p, std::int64_t ldp,
+                         float* o, std::int64_t ldo, std::int64_t c0, std::int64_t d) {
+    const int vectors =
+        static_cast<int>(std::min<std::int64_t>(kColumnVectors, (d - c0 + W - 1) / W));
+    const int tail = static_cast<int>(std::min<std::int64_t>(W, d - c0 - (vectors - 1) * W));
+    const auto load = [&](const float* x, int i) {
+      return i + 1 < vectors ? V::load(x) : V::load_partial(x, tail);
+    };
+    reg acc[Rows][kColumnVectors];
+    for (int r = 0; r < Rows; ++r)
+      for (int i = 0; i < vectors; ++i) acc[r][i] = load(o + r * ldo + c0 + i * W, i);
+    for (int j = 0; j < keys; ++j) {
+      reg pj[Rows];
+      for (int r = 0; r < Rows; ++r) pj[r] = V::set1(p[r * ldp + j]);
+      for (int i = 0; i < vectors; ++i) {
+        const reg vi = load(v[j] + c0 + i * W, i);
+        for (int r = 0; r < Rows; ++r) acc[r][i] = V::fma(pj[r], vi, acc[r][i]);
+      }
     }
+    for (int r = 0; r < Rows; ++r)
+      for (int i = 0; i < vectors; ++i) {
+        float* dst = o + r * ldo + c0 + i * W;
+        if (i + 1 < vectors) {
+          V::store(dst, acc[r][i]);
+        } else {
+          V::store_partial(dst, acc[r][i], tail);
+        }
+      }
   }
 
   // Every key/value head of batch b against keys [kv0, kv1): for row r of head h (index
@@ -78,12 +110,18 @@ struct FlashDecode {
 
     for (std::int64_t j0 = kv0; j0 < kv1; j0 += kBlockKeys) {
       const int keys = static_cast<int>(std::min<std::int64_t>(kBlockKeys, kv1 - j0));
-      // S for every head and row, K read in address order: key, then head.
+      // S for every head and row, K read (and V fetched) in address order: key, then head.
       for (int j = 0; j < keys; ++j)
         for (std::int64_t h = 0; h < heads; ++h) {
           const float* kj = job.k.at(b, j0 + j, h);
-          for (std::int64_t r = 0; r < rows; ++r)
-            s[(h * rows + r) * kBlockKeys + j] = dot(q + (h * rows + r) * d, kj, d);
+          const float* vj = job.v.at(b, j0 + j, h);
+          for (std::int64_t c = 0; c < d; c += kLineFloats) __builtin_prefetch(vj + c, 0, 2);
+          std::int64_t r = 0;
+          for (; r + kRowGroup <= rows; r += kRowGroup)
+            dots<kRowGroup>(q + (h * rows + r) * d, kj, d, s + (h * rows + r) * kBlockKeys + j,
+                            kBlockKeys);
+          for (; r < rows; ++r)
+            dots<1>(q + (h * rows + r) * d, kj, d, s + (h * rows + r) * kBlockKeys + j, kBlockKeys);
         }
       // The online softmax of each row over the block.
       for (std::int64_t hr = 0; hr < all_rows; ++hr) {
@@ -113,15 +151,22 @@ struct FlashDecode {
         }
         row_sum[hr] += V::reduce_add(total);
       }
-      // O += P V, V read in address order: key, then head.
-      for (int j = 0; j < keys; ++j)
-        for (std::int64_t h = 0; h < heads; ++h) {
-          const float* vj = job.v.at(b, j0 + j, h);
-          for (std::int64_t r = 0; r < rows; ++r) {
-            const std::int64_t hr = h * rows + r;
-            add_scaled(o + hr * d, s[hr * kBlockKeys + j], vj, d);
-          }
+      // O += P V, a head at a time: the head's rows of o stay in registers across the block's
+      // keys (kRowGroup rows by kColumnVectors vectors of head_dim per pass). V was fetched into
+      // L2 in address order while S was computed.
+      for (std::int64_t h = 0; h < heads; ++h) {
+        const float* v_rows[kBlockKeys];
+        for (int j = 0; j < keys; ++j) v_rows[j] = job.v.at(b, j0 + j, h);
+        for (std::int64_t c0 = 0; c0 < d; c0 += kColumnVectors * W) {
+          std::int64_t r = 0;
+          for (; r + kRowGroup <= rows; r += kRowGroup)
+            add_values<kRowGroup>(v_rows, keys, s + (h * rows + r) * kBlockKeys, kBlockKeys,
+                                  o + (h * rows + r) * d, d, c0, d);
+          for (; r < rows; ++r)
+            add_values<1>(v_rows, keys, s + (h * rows + r) * kBlockKeys, kBlockKeys,
+                          o + (h * rows + r) * d, d, c0, d);
         }
+      }
     }
   }
 };
