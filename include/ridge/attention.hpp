@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "ridge/bf16.hpp"
 #include "ridge/export.hpp"
 
 namespace ridge {
@@ -60,6 +61,11 @@ struct AttentionStats {
 // pointer with a non-empty tensor.
 RIDGE_API AttentionStats attention(const Tensor4<const float>& q, const Tensor4<const float>& k,
                                    const Tensor4<const float>& v, const Tensor4<float>& out,
+                                   const AttentionOptions& options = {});
+// The same with bf16 inputs, computed in float (each element widened exactly as it is read;
+// AVX512-BF16's dot-product instruction is not used yet).
+RIDGE_API AttentionStats attention(const Tensor4<const bf16>& q, const Tensor4<const bf16>& k,
+                                   const Tensor4<const bf16>& v, const Tensor4<float>& out,
                                    const AttentionOptions& options = {});
 
 }  // namespace ridge

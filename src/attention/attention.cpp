@@ -34,7 +34,8 @@ void check_tensor(const char* name, const Tensor4<T>& t) {
     invalid(n + ".data is null");
 }
 
-void validate(const Job& job) {
+template <class In>
+void validate(const Job<In>& job) {
   check_tensor("q", job.q);
   check_tensor("k", job.k);
   check_tensor("v", job.v);
@@ -55,28 +56,30 @@ void validate(const Job& job) {
             std::to_string(job.k.heads) + ")");
 }
 
-TileKernel active_kernel(Exp2 variant) {
+template <class In>
+TileKernel<In> active_kernel(Exp2 variant) {
   switch (active_isa()) {
 #if defined(__x86_64__)
     case Isa::avx512:
-      return avx512_tile_kernel(variant);
+      return avx512_tile_kernel<In>(variant);
     case Isa::avx2:
-      return avx2_tile_kernel(variant);
+      return avx2_tile_kernel<In>(variant);
 #endif
     default:
-      return generic_tile_kernel(variant);
+      return generic_tile_kernel<In>(variant);
   }
 }
 
 // Key ranges of at least this many keys per thread in decoding: a range's fixed costs (gathering
-// the queries, two GEMM calls, the merge) stay small next to reading its keys and values.
+// the queries, the merge) stay small next to reading its keys and values.
 constexpr std::int64_t kMinDecodeKeys = 512;
 
 // Decoding: every key/value head's query rows fit one tile, so there are few of them and the
 // keys are many. Each batch's keys are split into ranges, enough for every thread to have work
 // even for one sequence (flash-decoding); each range's partial softmax (maximum, sum, weighted
 // values) per row is merged at the end, exactly: the ranges scale to a common maximum.
-void decode(const Job& job, const TileKernel& kernel) {
+template <class In>
+void decode(const Job<In>& job, const TileKernel<In>& kernel) {
   const auto& q = job.q;
   const std::int64_t d = q.head_dim, kv_len = job.k.seq, q_len = q.seq;
   const std::int64_t rows = q_len * job.group, all_rows = job.k.heads * rows;
@@ -122,13 +125,12 @@ void decode(const Job& job, const TileKernel& kernel) {
 }
 
 }  // namespace
-}  // namespace attention_detail
 
-AttentionStats attention(const Tensor4<const float>& q, const Tensor4<const float>& k,
-                         const Tensor4<const float>& v, const Tensor4<float>& out,
-                         const AttentionOptions& options) {
-  using namespace attention_detail;
-  Job job{q, k, v, out, 0, options.causal, 1};
+template <class In>
+AttentionStats run_attention(const Tensor4<const In>& q, const Tensor4<const In>& k,
+                             const Tensor4<const In>& v, const Tensor4<float>& out,
+                             const AttentionOptions& options) {
+  Job<In> job{q, k, v, out, 0, options.causal, 1};
   validate(job);
   job.group = k.heads > 0 ? q.heads / k.heads : 1;
   const float scale =
@@ -136,7 +138,7 @@ AttentionStats attention(const Tensor4<const float>& q, const Tensor4<const floa
   job.scale_log2 = scale * std::numbers::log2e_v<float>;
 
   if (q.batch * q.seq * q.heads == 0) return {};
-  const TileKernel kernel = active_kernel(options.exp2);
+  const TileKernel<In> kernel = active_kernel<In>(options.exp2);
   // Decoding reads keys and values in place, so only with contiguous head_dim. Its online
   // softmax counts no rescales (AttentionStats is the tile kernel's).
   if (q.seq * job.group <= kernel.rows && k.strides[3] == 1 && v.strides[3] == 1) {
@@ -176,6 +178,20 @@ AttentionStats attention(const Tensor4<const float>& q, const Tensor4<const floa
     rescales += mine;
   });
   return {rescales.load()};
+}
+
+}  // namespace attention_detail
+
+AttentionStats attention(const Tensor4<const float>& q, const Tensor4<const float>& k,
+                         const Tensor4<const float>& v, const Tensor4<float>& out,
+                         const AttentionOptions& options) {
+  return attention_detail::run_attention(q, k, v, out, options);
+}
+
+AttentionStats attention(const Tensor4<const bf16>& q, const Tensor4<const bf16>& k,
+                         const Tensor4<const bf16>& v, const Tensor4<float>& out,
+                         const AttentionOptions& options) {
+  return attention_detail::run_attention(q, k, v, out, options);
 }
 
 }  // namespace ridge

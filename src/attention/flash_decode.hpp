@@ -13,20 +13,21 @@
 #include <cstdint>
 #include <limits>
 
+#include "attention/elements.hpp"
 #include "attention/exp2.hpp"
 #include "attention/job.hpp"
 #include "runtime/aligned_buffer.hpp"
 
 namespace ridge::attention_detail {
 
-template <class V, Exp2 Variant>
+template <class V, Exp2 Variant, class In>
 struct FlashDecode {
   using reg = typename V::reg;
   static constexpr int W = V::width;
   // Keys per block: all heads' keys and values of a block (64 x heads x head_dim x 8 bytes,
   // 512 KiB at 8 heads of 128) stay in L2 while the heads take their turns.
   static constexpr int kBlockKeys = 64;
-  static constexpr int kLineFloats = 16;    // a 64-byte cache line
+  static constexpr int kLineElements = 64 / sizeof(In);  // a 64-byte cache line
   static constexpr int kRowGroup = 4;       // query rows sharing each load of a key or value
   static constexpr int kColumnVectors = 4;  // head_dim vectors per pass of P V: 16 accumulators
   static constexpr float kRescaleThreshold = 8.0f;  // as FlashTile's
@@ -36,17 +37,17 @@ struct FlashDecode {
   // of them, and their Rows accumulators are independent FMA chains (one row at a time, the
   // chain's latency bound it).
   template <int Rows>
-  static void dots(const float* q, const float* k, std::int64_t d, float* s, std::int64_t lds) {
+  static void dots(const float* q, const In* k, std::int64_t d, float* s, std::int64_t lds) {
     reg acc[Rows];
     for (int r = 0; r < Rows; ++r) acc[r] = V::zero();
     std::int64_t p = 0;
     for (; p + W <= d; p += W) {
-      const reg kv = V::load(k + p);
+      const reg kv = load_row<V>(k + p);
       for (int r = 0; r < Rows; ++r) acc[r] = V::fma(V::load(q + r * d + p), kv, acc[r]);
     }
     if (p < d) {
       const int lanes = static_cast<int>(d - p);
-      const reg kv = V::load_partial(k + p, lanes);
+      const reg kv = load_row_partial<V>(k + p, lanes);
       for (int r = 0; r < Rows; ++r)
         acc[r] = V::fma(V::load_partial(q + r * d + p, lanes), kv, acc[r]);
     }
@@ -56,22 +57,25 @@ struct FlashDecode {
   // o[r][c0, c0 + kColumnVectors W) += sum over keys j of p[r][j] v_j[...], for Rows rows; the
   // last vector holds fewer lanes where the head_dim ends inside it.
   template <int Rows>
-  static void add_values(const float* const* v, int keys, const float* p, std::int64_t ldp,
-                         float* o, std::int64_t ldo, std::int64_t c0, std::int64_t d) {
+  static void add_values(const In* const* v, int keys, const float* p, std::int64_t ldp, float* o,
+                         std::int64_t ldo, std::int64_t c0, std::int64_t d) {
     const int vectors =
         static_cast<int>(std::min<std::int64_t>(kColumnVectors, (d - c0 + W - 1) / W));
     const int tail = static_cast<int>(std::min<std::int64_t>(W, d - c0 - (vectors - 1) * W));
-    const auto load = [&](const float* x, int i) {
+    const auto load_o = [&](const float* x, int i) {
       return i + 1 < vectors ? V::load(x) : V::load_partial(x, tail);
+    };
+    const auto load_v = [&](const In* x, int i) {
+      return i + 1 < vectors ? load_row<V>(x) : load_row_partial<V>(x, tail);
     };
     reg acc[Rows][kColumnVectors];
     for (int r = 0; r < Rows; ++r)
-      for (int i = 0; i < vectors; ++i) acc[r][i] = load(o + r * ldo + c0 + i * W, i);
+      for (int i = 0; i < vectors; ++i) acc[r][i] = load_o(o + r * ldo + c0 + i * W, i);
     for (int j = 0; j < keys; ++j) {
       reg pj[Rows];
       for (int r = 0; r < Rows; ++r) pj[r] = V::set1(p[r * ldp + j]);
       for (int i = 0; i < vectors; ++i) {
-        const reg vi = load(v[j] + c0 + i * W, i);
+        const reg vi = load_v(v[j] + c0 + i * W, i);
         for (int r = 0; r < Rows; ++r) acc[r][i] = V::fma(pj[r], vi, acc[r][i]);
       }
     }
@@ -90,7 +94,7 @@ struct FlashDecode {
   // h * rows + r, rows = q_len x group), the maximum score, the sum of the weights and the
   // weighted values [head_dim], as TileKernel::decode describes. Needs head_dim stride 1 in k
   // and v (attention.cpp checks).
-  static void run(const Job& job, std::int64_t b, std::int64_t kv0, std::int64_t kv1,
+  static void run(const Job<In>& job, std::int64_t b, std::int64_t kv0, std::int64_t kv1,
                   float* row_max, float* row_sum, float* o) {
     const std::int64_t d = job.q.head_dim, q_len = job.q.seq, kv_len = job.k.seq;
     const std::int64_t rows = q_len * job.group, heads = job.k.heads, all_rows = heads * rows;
@@ -101,8 +105,8 @@ struct FlashDecode {
     const std::int64_t qs = job.q.strides[3];
     for (std::int64_t hr = 0; hr < all_rows; ++hr) {
       const std::int64_t h = hr / rows, r = hr % rows;
-      const float* src = job.q.at(b, r % q_len, h * job.group + r / q_len);
-      for (std::int64_t p = 0; p < d; ++p) q[hr * d + p] = src[p * qs] * job.scale_log2;
+      const In* src = job.q.at(b, r % q_len, h * job.group + r / q_len);
+      for (std::int64_t p = 0; p < d; ++p) q[hr * d + p] = element(src + p * qs) * job.scale_log2;
     }
     std::fill_n(row_max, all_rows, kMinusInfinity);
     std::fill_n(row_sum, all_rows, 0.0f);
@@ -113,9 +117,9 @@ struct FlashDecode {
       // S for every head and row, K read (and V fetched) in address order: key, then head.
       for (int j = 0; j < keys; ++j)
         for (std::int64_t h = 0; h < heads; ++h) {
-          const float* kj = job.k.at(b, j0 + j, h);
-          const float* vj = job.v.at(b, j0 + j, h);
-          for (std::int64_t c = 0; c < d; c += kLineFloats) __builtin_prefetch(vj + c, 0, 2);
+          const In* kj = job.k.at(b, j0 + j, h);
+          const In* vj = job.v.at(b, j0 + j, h);
+          for (std::int64_t c = 0; c < d; c += kLineElements) __builtin_prefetch(vj + c, 0, 2);
           std::int64_t r = 0;
           for (; r + kRowGroup <= rows; r += kRowGroup)
             dots<kRowGroup>(q + (h * rows + r) * d, kj, d, s + (h * rows + r) * kBlockKeys + j,
@@ -155,7 +159,7 @@ struct FlashDecode {
       // keys (kRowGroup rows by kColumnVectors vectors of head_dim per pass). V was fetched into
       // L2 in address order while S was computed.
       for (std::int64_t h = 0; h < heads; ++h) {
-        const float* v_rows[kBlockKeys];
+        const In* v_rows[kBlockKeys];
         for (int j = 0; j < keys; ++j) v_rows[j] = job.v.at(b, j0 + j, h);
         for (std::int64_t c0 = 0; c0 < d; c0 += kColumnVectors * W) {
           std::int64_t r = 0;

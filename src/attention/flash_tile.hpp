@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "attention/elements.hpp"
 #include "attention/exp2.hpp"
 #include "attention/flash_decode.hpp"
 #include "attention/job.hpp"
@@ -24,7 +25,7 @@
 
 namespace ridge::attention_detail {
 
-template <class V, int MV, int NR, Exp2 Variant>
+template <class V, int MV, int NR, Exp2 Variant, class In>
 struct FlashTile {
   using reg = typename V::reg;
   static constexpr int W = V::width;
@@ -40,11 +41,11 @@ struct FlashTile {
   static constexpr float kMinusInfinity = -std::numeric_limits<float>::infinity();
 
   // Keys rounded up to whole NR-key panels.
-  static std::int64_t padded_keys(const Job& job) { return (job.k.seq + NR - 1) / NR * NR; }
-  static std::int64_t d_panels(const Job& job) { return (job.q.head_dim + NR - 1) / NR; }
+  static std::int64_t padded_keys(const Job<In>& job) { return (job.k.seq + NR - 1) / NR * NR; }
+  static std::int64_t d_panels(const Job<In>& job) { return (job.q.head_dim + NR - 1) / NR; }
 
   // Floats of one key/value head packed: K and V panels for every key.
-  static std::int64_t panel_floats(const Job& job) {
+  static std::int64_t panel_floats(const Job<In>& job) {
     return padded_keys(job) * job.q.head_dim + d_panels(job) * NR * padded_keys(job);
   }
 
@@ -54,24 +55,26 @@ struct FlashTile {
   //   V: panels [key][NR] per NR dims, V(key j, dim c) at v[(c / NR) * keys * NR + j * NR + c % NR]
   //      with keys = padded_keys;
   // zero past the last key and the last dim.
-  static void pack(const Job& job, std::int64_t b, std::int64_t head, float* panels) {
+  static void pack(const Job<In>& job, std::int64_t b, std::int64_t head, float* panels) {
     const std::int64_t d = job.q.head_dim, keys = padded_keys(job), kv_len = job.k.seq;
     float* k = panels;
     float* v = panels + keys * d;
     const std::int64_t ks = job.k.strides[3], vs = job.v.strides[3];
     for (std::int64_t j = 0; j < keys; ++j) {
       float* kdst = k + (j / NR) * d * NR + j % NR;
-      const float* ksrc = j < kv_len ? job.k.at(b, j, head) : nullptr;
-      for (std::int64_t p = 0; p < d; ++p) kdst[p * NR] = ksrc != nullptr ? ksrc[p * ks] : 0.0f;
-      const float* vsrc = j < kv_len ? job.v.at(b, j, head) : nullptr;
+      const In* ksrc = j < kv_len ? job.k.at(b, j, head) : nullptr;
+      for (std::int64_t p = 0; p < d; ++p)
+        kdst[p * NR] = ksrc != nullptr ? element(ksrc + p * ks) : 0.0f;
+      const In* vsrc = j < kv_len ? job.v.at(b, j, head) : nullptr;
       for (std::int64_t c = 0; c < d_panels(job) * NR; ++c)
-        v[(c / NR) * keys * NR + j * NR + c % NR] = vsrc != nullptr && c < d ? vsrc[c * vs] : 0.0f;
+        v[(c / NR) * keys * NR + j * NR + c % NR] =
+            vsrc != nullptr && c < d ? element(vsrc + c * vs) : 0.0f;
     }
   }
 
   // panels: pack()'s output for the key/value head that query head h reads.
-  static std::int64_t run(const Job& job, std::int64_t b, std::int64_t h, std::int64_t q0, int rows,
-                          const float* panels) {
+  static std::int64_t run(const Job<In>& job, std::int64_t b, std::int64_t h, std::int64_t q0,
+                          int rows, const float* panels) {
     const std::int64_t d = job.q.head_dim, q_len = job.q.seq, kv_len = job.k.seq;
     const std::int64_t keys_padded = padded_keys(job);
     const float* k = panels;
@@ -85,9 +88,9 @@ struct FlashTile {
     // Q^T, scaled; rows past `rows` are zero (their outputs are computed and dropped).
     const std::int64_t qs = job.q.strides[3];
     for (int r = 0; r < MR; ++r) {
-      const float* src = r < rows ? job.q.at(b, q0 + r, h) : nullptr;
+      const In* src = r < rows ? job.q.at(b, q0 + r, h) : nullptr;
       for (std::int64_t p = 0; p < d; ++p)
-        q[p * MR + r] = src != nullptr ? src[p * qs] * job.scale_log2 : 0.0f;
+        q[p * MR + r] = src != nullptr ? element(src + p * qs) * job.scale_log2 : 0.0f;
     }
     std::fill(o, o + d * MR, 0.0f);
     alignas(64) float max_used[MR], sum[MR], factor[MR];
@@ -185,16 +188,16 @@ struct FlashTile {
 };
 
 // The tile kernel of one ISA (MV vectors by NR columns, its GEMM micro-tile) for `variant`.
-template <class V, int MV, int NR>
-TileKernel tile_kernel(Exp2 variant) {
+template <class V, int MV, int NR, class In>
+TileKernel<In> tile_kernel(Exp2 variant) {
   constexpr int rows = MV * V::width;
-  using Cubic = FlashTile<V, MV, NR, Exp2::cubic>;
-  using Accurate = FlashTile<V, MV, NR, Exp2::accurate>;
+  using Cubic = FlashTile<V, MV, NR, Exp2::cubic, In>;
+  using Accurate = FlashTile<V, MV, NR, Exp2::accurate, In>;
   return variant == Exp2::cubic
-             ? TileKernel{&Cubic::panel_floats, &Cubic::pack, &Cubic::run,
-                          &FlashDecode<V, Exp2::cubic>::run, rows}
-             : TileKernel{&Accurate::panel_floats, &Accurate::pack, &Accurate::run,
-                          &FlashDecode<V, Exp2::accurate>::run, rows};
+             ? TileKernel<In>{&Cubic::panel_floats, &Cubic::pack, &Cubic::run,
+                              &FlashDecode<V, Exp2::cubic, In>::run, rows}
+             : TileKernel<In>{&Accurate::panel_floats, &Accurate::pack, &Accurate::run,
+                              &FlashDecode<V, Exp2::accurate, In>::run, rows};
 }
 
 template <class V, Exp2 Variant>

@@ -7,8 +7,10 @@
 
 namespace ridge::attention_detail {
 
+// In: the inputs' element type, float or bf16.
+template <class In>
 struct Job {
-  Tensor4<const float> q, k, v;
+  Tensor4<const In> q, k, v;
   Tensor4<float> out;
   float scale_log2 = 0;  // scale * log2(e): scores come out in the exp2 domain
   bool causal = false;
@@ -19,10 +21,12 @@ struct Job {
 // that reads it, in panel_floats() floats; run() computes out for query rows [q0, q0 + rows) of
 // batch b, query head h (rows <= TileKernel::rows) from those panels and returns the rows'
 // rescale count.
+// Packed panels are float whatever In is.
+template <class In>
 struct TileKernel {
-  std::int64_t (*panel_floats)(const Job&) = nullptr;
-  void (*pack)(const Job&, std::int64_t b, std::int64_t head, float* panels) = nullptr;
-  std::int64_t (*run)(const Job&, std::int64_t b, std::int64_t h, std::int64_t q0, int rows,
+  std::int64_t (*panel_floats)(const Job<In>&) = nullptr;
+  void (*pack)(const Job<In>&, std::int64_t b, std::int64_t head, float* panels) = nullptr;
+  std::int64_t (*run)(const Job<In>&, std::int64_t b, std::int64_t h, std::int64_t q0, int rows,
                       const float* panels) = nullptr;
   // Decoding (attention/flash_decode.hpp): every query row of batch b (row h * rows + r of
   // key/value head h, rows = q_len x group, being query r % q_len of query head
@@ -30,7 +34,7 @@ struct TileKernel {
   // stride 1). Writes each row's running maximum (exp2 domain; -inf if it sees none of these
   // keys), the sum of its weights 2^(s - max) and o = the sum of weight x value,
   // [rows][head_dim], to be merged across key ranges.
-  void (*decode)(const Job&, std::int64_t b, std::int64_t kv0, std::int64_t kv1, float* row_max,
+  void (*decode)(const Job<In>&, std::int64_t b, std::int64_t kv0, std::int64_t kv1, float* row_max,
                  float* row_sum, float* o) = nullptr;
   int rows = 0;  // query rows per tile: the GEMM micro-tile's MR
 };
@@ -39,9 +43,13 @@ struct TileKernel {
 // each ISA computes it, for the tests and the benchmark.
 using Exp2Kernel = void (*)(const float* x, float* y, std::int64_t n);
 
-TileKernel generic_tile_kernel(Exp2 variant);
-TileKernel avx2_tile_kernel(Exp2 variant);
-TileKernel avx512_tile_kernel(Exp2 variant);
+// Defined, for In = float and bf16, in the per-ISA translation units (tile_*.cpp).
+template <class In>
+TileKernel<In> generic_tile_kernel(Exp2 variant);
+template <class In>
+TileKernel<In> avx2_tile_kernel(Exp2 variant);
+template <class In>
+TileKernel<In> avx512_tile_kernel(Exp2 variant);
 Exp2Kernel generic_exp2_kernel(Exp2 variant);
 Exp2Kernel avx2_exp2_kernel(Exp2 variant);
 Exp2Kernel avx512_exp2_kernel(Exp2 variant);

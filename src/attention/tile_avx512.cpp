@@ -5,9 +5,12 @@
 namespace ridge::attention_detail {
 
 // The micro-tile of the avx512 GEMM (gemm/isa_avx512.cpp): 2 vectors of query rows by 12 columns.
-TileKernel avx512_tile_kernel(Exp2 variant) {
-  return tile_kernel<simd::Avx512<float>, 2, 12>(variant);
+template <class In>
+TileKernel<In> avx512_tile_kernel(Exp2 variant) {
+  return tile_kernel<simd::Avx512<float>, 2, 12, In>(variant);
 }
+template TileKernel<float> avx512_tile_kernel<float>(Exp2);
+template TileKernel<bf16> avx512_tile_kernel<bf16>(Exp2);
 Exp2Kernel avx512_exp2_kernel(Exp2 variant) { return exp2_kernel<simd::Avx512<float>>(variant); }
 
 }  // namespace ridge::attention_detail

@@ -48,6 +48,18 @@ struct Avx2<float> {
   static reg max(reg a, reg b) { return _mm256_max_ps(a, b); }
   static reg min(reg a, reg b) { return _mm256_min_ps(a, b); }
   static reg floor(reg a) { return _mm256_floor_ps(a); }
+  // bf16 (a float's upper half) widened exactly: zero-extend each 16-bit lane and shift it up.
+  static reg load_bf16(const std::uint16_t* p) {
+    return widen_bf16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  }
+  static reg load_bf16_partial(const std::uint16_t* p, int n) {
+    alignas(16) std::uint16_t lanes[width] = {};
+    for (int i = 0; i < n; ++i) lanes[i] = p[i];
+    return widen_bf16(_mm_load_si128(reinterpret_cast<const __m128i*>(lanes)));
+  }
+  static reg widen_bf16(__m128i h) {
+    return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
+  }
   // a * 2^n for integral n in [-126, 127]: n is written straight into a float's exponent field.
   static reg scale_by_pow2(reg a, reg n) {
     const __m256i bits = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n),

@@ -43,6 +43,18 @@ struct Avx512<float> {
   static reg floor(reg a) {
     return _mm512_maskz_roundscale_ps(all_lanes, a, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
   }
+  // bf16 (a float's upper half) widened exactly: zero-extend each 16-bit lane and shift it up.
+  static reg load_bf16(const std::uint16_t* p) {
+    return widen_bf16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+  }
+  static reg load_bf16_partial(const std::uint16_t* p, int n) {
+    return widen_bf16(_mm256_maskz_loadu_epi16(first_lanes(n), p));
+  }
+  static reg widen_bf16(__m256i h) {
+    // Zero-masked forms, for GCC bug 105593 as above.
+    return _mm512_castsi512_ps(
+        _mm512_maskz_slli_epi32(all_lanes, _mm512_maskz_cvtepu16_epi32(all_lanes, h), 16));
+  }
   // a * 2^n for integral n in [-126, 127] (VSCALEFPS: one instruction).
   static reg scale_by_pow2(reg a, reg n) { return _mm512_maskz_scalef_ps(all_lanes, a, n); }
   // dst[r * dst_stride + c] = src[c * src_stride + r] for r, c < 4.

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 namespace ridge::simd {
 
@@ -68,6 +69,16 @@ struct Generic {
   static reg floor(reg a) {
     for (int i = 0; i < width; ++i) a.v[i] = std::floor(a.v[i]);
     return a;
+  }
+  // bf16 (a float's upper half) widened exactly.
+  static reg load_bf16(const std::uint16_t* p) { return load_bf16_partial(p, width); }
+  static reg load_bf16_partial(const std::uint16_t* p, int n) {
+    reg r{};
+    for (int i = 0; i < n; ++i) {
+      const std::uint32_t bits = static_cast<std::uint32_t>(p[i]) << 16;
+      std::memcpy(&r.v[i], &bits, sizeof(float));
+    }
+    return r;
   }
   // a * 2^n for integral n in [-126, 127].
   static reg scale_by_pow2(reg a, reg n) {

@@ -10,6 +10,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench_common.hpp"
@@ -25,6 +26,7 @@ struct Options {
   std::int64_t batch = 1, q_heads = 16, kv_heads = 16, q_len = 2048, kv_len = 2048, head_dim = 128;
   bool causal = false;
   std::string exp2 = "accurate";
+  std::string dtype = "f32";  // of Q, K and V: f32 or bf16 (out is f32)
   int threads = 0;
   int runs = 7;
   std::vector<std::string> peers;  // "naive" only
@@ -120,11 +122,11 @@ void bench(const Options& o) {
   options.exp2 = o.exp2 == "cubic" ? Exp2::cubic : Exp2::accurate;
   std::printf(
       "ridge bench attention: batch %lld, q_len %lld, kv_len %lld, %lld query / %lld "
-      "key-value heads, head_dim %lld, %s, exp2 %s, %d thread%s, isa %s, median of %d "
-      "runs\n",
+      "key-value heads, head_dim %lld, %s inputs, %s, exp2 %s, %d thread%s, isa %s, median "
+      "of %d runs\n",
       static_cast<long long>(o.batch), static_cast<long long>(o.q_len),
       static_cast<long long>(o.kv_len), static_cast<long long>(o.q_heads),
-      static_cast<long long>(o.kv_heads), static_cast<long long>(o.head_dim),
+      static_cast<long long>(o.kv_heads), static_cast<long long>(o.head_dim), o.dtype.c_str(),
       o.causal ? "causal" : "no mask", o.exp2.c_str(), o.threads, plural, isa_name(active_isa()),
       o.runs);
   const double flop = 4.0 * seen_pairs(o) * o.head_dim * o.q_heads * o.batch;
@@ -145,9 +147,22 @@ void bench(const Options& o) {
   const auto kt = bshd<const float>(k.data(), o.batch, o.kv_len, o.kv_heads, o.head_dim);
   const auto vt = bshd<const float>(v.data(), o.batch, o.kv_len, o.kv_heads, o.head_dim);
   const auto ot = bshd(out.data(), o.batch, o.q_len, o.q_heads, o.head_dim);
-  const std::int64_t rescales = attention(qt, kt, vt, ot, options).rescales;
+  // bf16 inputs: the same values rounded to bf16 (the naive reference keeps the float ones).
+  const bool bf16_inputs = o.dtype == "bf16";
+  std::vector<bf16> q16, k16, v16;
+  if (bf16_inputs)
+    for (auto [from, to] : {std::pair{&q, &q16}, {&k, &k16}, {&v, &v16}})
+      for (float x : *from) to->push_back(to_bf16(x));
+  const auto run = [&] {
+    if (!bf16_inputs) return attention(qt, kt, vt, ot, options);
+    return attention(bshd<const bf16>(q16.data(), o.batch, o.q_len, o.q_heads, o.head_dim),
+                     bshd<const bf16>(k16.data(), o.batch, o.kv_len, o.kv_heads, o.head_dim),
+                     bshd<const bf16>(v16.data(), o.batch, o.kv_len, o.kv_heads, o.head_dim), ot,
+                     options);
+  };
+  const std::int64_t rescales = run().rescales;
 
-  std::vector<Contender> contenders{{"ridge", [&] { attention(qt, kt, vt, ot, options); }, {}}};
+  std::vector<Contender> contenders{{"ridge", [&] { run(); }, {}}};
   NaiveAttention naive(o, q.data(), k.data(), v.data(), naive_out.data());
   const bool vs_naive = std::find(o.peers.begin(), o.peers.end(), "naive") != o.peers.end();
   if (vs_naive) contenders.push_back({"naive", [&] { naive(); }, {}});
@@ -166,7 +181,7 @@ void bench(const Options& o) {
   std::printf("\n");
   // Decoding reads all of K and V for few FLOP: the rate it reads them at is its measure.
   if (o.q_len > kDecodingRows) return;
-  const double kv_bytes = 2.0 * k.size() * sizeof(float);
+  const double kv_bytes = 2.0 * k.size() * (bf16_inputs ? sizeof(bf16) : sizeof(float));
   const probe::Figure read_bw = dram_read_bandwidth(o.threads);
   const double kv_gbs = kv_bytes / (flop / (mine.median * 1e9)) * 1e-9;
   std::printf(
@@ -187,6 +202,8 @@ void add_bench_attention_command(CLI::App& bench_app) {
   cmd->add_option("--kv-len", o.kv_len)->capture_default_str()->check(CLI::PositiveNumber);
   cmd->add_option("--head-dim", o.head_dim)->capture_default_str()->check(CLI::Range(1, 256));
   cmd->add_flag("--causal", o.causal, "Causal mask, aligned bottom-right");
+  cmd->add_option("--dtype", o.dtype, "Q, K and V: f32 or bf16")
+      ->check(CLI::IsMember({"f32", "bf16"}));
   cmd->add_option("--exp2", o.exp2, "accurate or cubic")
       ->check(CLI::IsMember({"accurate", "cubic"}));
   cmd->add_option("--threads", o.threads, "Threads (default: all CPUs)");
