@@ -7,13 +7,13 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "attention/job.hpp"
 #include "ridge/isa.hpp"
 #include "runtime/aligned_buffer.hpp"
+#include "runtime/errors.hpp"
 #include "runtime/settings.hpp"
 #include "runtime/thread_pool.hpp"
 
@@ -22,7 +22,7 @@ namespace attention_detail {
 namespace {
 
 [[noreturn]] void invalid(const std::string& message) {
-  throw std::invalid_argument("ridge::attention: " + message);
+  detail::invalid_argument("ridge::attention", message);
 }
 
 template <class T>

@@ -11,6 +11,10 @@
 // exact zero (masked scores) skip the element instead. Arguments above 127 give 2^127.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
+
+#include "attention/job.hpp"
 #include "ridge/attention.hpp"
 
 namespace ridge::attention_detail {
@@ -31,6 +35,20 @@ typename V::reg exp2(typename V::reg x) {
   reg p = V::set1(c[degree]);
   for (int i = degree - 1; i >= 0; --i) p = V::fma(p, f, V::set1(c[i]));
   return V::scale_by_pow2(p, n);
+}
+
+// y[i] = 2^x[i], i < n: an Exp2Kernel (attention/job.hpp), the exp2 as each ISA computes it.
+template <class V, Exp2 Variant>
+void exp2_array(const float* x, float* y, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; i += V::width) {
+    const int lanes = static_cast<int>(std::min<std::int64_t>(V::width, n - i));
+    V::store_partial(y + i, exp2<V, Variant>(V::load_partial(x + i, lanes)), lanes);
+  }
+}
+
+template <class V>
+Exp2Kernel exp2_kernel(Exp2 variant) {
+  return variant == Exp2::cubic ? &exp2_array<V, Exp2::cubic> : &exp2_array<V, Exp2::accurate>;
 }
 
 }  // namespace ridge::attention_detail

@@ -57,6 +57,7 @@ struct FlashTile {
   // zero past the last key and the last dim.
   static void pack(const Job<In>& job, std::int64_t b, std::int64_t head, float* panels) {
     const std::int64_t d = job.q.head_dim, keys = padded_keys(job), kv_len = job.k.seq;
+    const std::int64_t columns = d_panels(job) * NR;  // d rounded up to whole panels
     float* k = panels;
     float* v = panels + keys * d;
     const std::int64_t ks = job.k.strides[3], vs = job.v.strides[3];
@@ -66,7 +67,7 @@ struct FlashTile {
       for (std::int64_t p = 0; p < d; ++p)
         kdst[p * NR] = ksrc != nullptr ? element(ksrc + p * ks) : 0.0f;
       const In* vsrc = j < kv_len ? job.v.at(b, j, head) : nullptr;
-      for (std::int64_t c = 0; c < d_panels(job) * NR; ++c)
+      for (std::int64_t c = 0; c < columns; ++c)
         v[(c / NR) * keys * NR + j * NR + c % NR] =
             vsrc != nullptr && c < d ? element(vsrc + c * vs) : 0.0f;
     }
@@ -198,19 +199,6 @@ TileKernel<In> tile_kernel(Exp2 variant) {
                               &FlashDecode<V, Exp2::cubic, In>::run, rows}
              : TileKernel<In>{&Accurate::panel_floats, &Accurate::pack, &Accurate::run,
                               &FlashDecode<V, Exp2::accurate, In>::run, rows};
-}
-
-template <class V, Exp2 Variant>
-void exp2_array(const float* x, float* y, std::int64_t n) {
-  for (std::int64_t i = 0; i < n; i += V::width) {
-    const int lanes = static_cast<int>(std::min<std::int64_t>(V::width, n - i));
-    V::store_partial(y + i, exp2<V, Variant>(V::load_partial(x + i, lanes)), lanes);
-  }
-}
-
-template <class V>
-Exp2Kernel exp2_kernel(Exp2 variant) {
-  return variant == Exp2::cubic ? &exp2_array<V, Exp2::cubic> : &exp2_array<V, Exp2::accurate>;
 }
 
 }  // namespace ridge::attention_detail

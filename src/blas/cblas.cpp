@@ -75,12 +75,9 @@ void cblas_gemv(const char* routine, int order, int trans, int m, int n, T alpha
   }
 }
 
-bool g_called[4];  // per entry point, for log_first_call
-
 }  // namespace
 }  // namespace ridge::blas
 
-using ridge::blas::g_called;
 using ridge::blas::log_first_call;
 
 extern "C" {
@@ -88,7 +85,7 @@ extern "C" {
 void cblas_sgemm(CBLAS_ORDER order, CBLAS_TRANSPOSE trans_a, CBLAS_TRANSPOSE trans_b, const int m,
                  const int n, const int k, const float alpha, const float* a, const int lda,
                  const float* b, const int ldb, const float beta, float* c, const int ldc) {
-  log_first_call(g_called[0], "cblas_sgemm");
+  log_first_call("cblas_sgemm");
   ridge::blas::cblas_gemm<float>("cblas_sgemm", order, trans_a, trans_b, m, n, k, alpha, a, lda, b,
                                  ldb, beta, c, ldc);
 }
@@ -96,7 +93,7 @@ void cblas_sgemm(CBLAS_ORDER order, CBLAS_TRANSPOSE trans_a, CBLAS_TRANSPOSE tra
 void cblas_dgemm(CBLAS_ORDER order, CBLAS_TRANSPOSE trans_a, CBLAS_TRANSPOSE trans_b, const int m,
                  const int n, const int k, const double alpha, const double* a, const int lda,
                  const double* b, const int ldb, const double beta, double* c, const int ldc) {
-  log_first_call(g_called[1], "cblas_dgemm");
+  log_first_call("cblas_dgemm");
   ridge::blas::cblas_gemm<double>("cblas_dgemm", order, trans_a, trans_b, m, n, k, alpha, a, lda,
                                   b, ldb, beta, c, ldc);
 }
@@ -104,7 +101,7 @@ void cblas_dgemm(CBLAS_ORDER order, CBLAS_TRANSPOSE trans_a, CBLAS_TRANSPOSE tra
 void cblas_sgemv(CBLAS_ORDER order, CBLAS_TRANSPOSE trans, const int m, const int n,
                  const float alpha, const float* a, const int lda, const float* x, const int incx,
                  const float beta, float* y, const int incy) {
-  log_first_call(g_called[2], "cblas_sgemv");
+  log_first_call("cblas_sgemv");
   ridge::blas::cblas_gemv<float>("cblas_sgemv", order, trans, m, n, alpha, a, lda, x, incx, beta,
                                  y, incy);
 }
@@ -112,7 +109,7 @@ void cblas_sgemv(CBLAS_ORDER order, CBLAS_TRANSPOSE trans, const int m, const in
 void cblas_dgemv(CBLAS_ORDER order, CBLAS_TRANSPOSE trans, const int m, const int n,
                  const double alpha, const double* a, const int lda, const double* x,
                  const int incx, const double beta, double* y, const int incy) {
-  log_first_call(g_called[3], "cblas_dgemv");
+  log_first_call("cblas_dgemv");
   ridge::blas::cblas_gemv<double>("cblas_dgemv", order, trans, m, n, alpha, a, lda, x, incx,
                                   beta, y, incy);
 }

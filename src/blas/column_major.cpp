@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <exception>
 #include <mutex>
+#include <set>
+#include <string>
 
 #include "blas/arguments.hpp"
 #include "gemm/driver.hpp"
@@ -62,13 +64,12 @@ void gemv(const char* routine, char trans, int m, int n, T alpha, const T* a, in
   reporting_failure(routine, [&] { gemv_detail::run(p, incx, incy); });
 }
 
-void log_first_call(bool& seen, const char* routine) {
+void log_first_call(const char* routine) {
   if (!detail::verbose()) return;
   static std::mutex mutex;
+  static std::set<std::string> logged;
   const std::lock_guard lock(mutex);
-  if (seen) return;
-  seen = true;
-  std::fprintf(stderr, "ridge: %s called\n", routine);
+  if (logged.insert(routine).second) std::fprintf(stderr, "ridge: %s called\n", routine);
 }
 
 template void gemm<float>(const char*, char, char, int, int, int, float, const float*, int,

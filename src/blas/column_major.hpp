@@ -16,7 +16,7 @@ void gemv(const char* routine, char trans, int m, int n, T alpha, const T* a, in
           const T* x, int incx, T beta, T* y, int incy);
 
 // RIDGE_VERBOSE=1: the first call of each entry point says so on stderr, which shows that a
-// program (run with LD_PRELOAD, say) reaches ridge. `seen` is that entry point's flag.
-void log_first_call(bool& seen, const char* routine);
+// program (run with LD_PRELOAD, say) reaches ridge. Otherwise a call costs one flag test.
+void log_first_call(const char* routine);
 
 }  // namespace ridge::blas

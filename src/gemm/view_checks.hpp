@@ -2,16 +2,12 @@
 // them (ridge::gemm, ridge::gemv): the checks, and the message naming the bad argument.
 #pragma once
 
-#include <stdexcept>
 #include <string>
 
 #include "ridge/gemm.hpp"
+#include "runtime/errors.hpp"
 
 namespace ridge::detail {
-
-[[noreturn]] inline void invalid_argument(const char* function, const std::string& message) {
-  throw std::invalid_argument(std::string(function) + ": " + message);
-}
 
 template <class T>
 bool view_valid(const MatrixView<T>& v) {

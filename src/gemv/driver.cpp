@@ -45,20 +45,9 @@ void run_part(const Problem<T>& p, bool prefetch) {
     kernels.gemv_columns(p, prefetch);
     return;
   }
-  gemm_detail::Problem<T> dots;
-  dots.m = p.n;
-  dots.n = 1;
-  dots.k = p.m;
-  dots.alpha = p.alpha;
-  dots.a = p.a;
-  dots.a_rs = p.lda;
-  dots.a_cs = 1;
-  dots.b = p.x;
-  dots.b_rs = 1;
-  dots.b_cs = p.m;
-  dots.beta = p.beta;
-  dots.c = p.y;
-  dots.ldc = p.n;
+  // C = y (n x 1, column-major) = A^T (rows lda apart) x (contiguous).
+  const auto dots = gemm_detail::Problem<T>::from_strides(p.n, 1, p.m, p.alpha, p.a, p.lda, 1, p.x,
+                                                          1, p.m, p.beta, p.y, 1, p.n);
   kernels.dot(dots, prefetch);
 }
 

@@ -206,8 +206,7 @@ void add_bench_attention_command(CLI::App& bench_app) {
       ->check(CLI::IsMember({"f32", "bf16"}));
   cmd->add_option("--exp2", o.exp2, "accurate or cubic")
       ->check(CLI::IsMember({"accurate", "cubic"}));
-  cmd->add_option("--threads", o.threads, "Threads (default: all CPUs)");
-  cmd->add_option("--runs", o.runs, "Timed runs (median reported)")->check(CLI::Range(1, 1000));
+  add_threads_and_runs(*cmd, o.threads, o.runs);
   cmd->add_option("--vs", o.peers, "naive: the unfused reference")->check(CLI::IsMember({"naive"}));
   cmd->callback([] {
     if (o.q_heads % o.kv_heads != 0)

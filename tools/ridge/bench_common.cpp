@@ -50,6 +50,16 @@ int repeats_for(const std::function<void()>& call) {
 
 }  // namespace
 
+void add_threads_and_runs(CLI::App& cmd, int& threads, int& runs) {
+  cmd.add_option("--threads", threads, "Threads for ridge and peers (default: all CPUs)");
+  cmd.add_option("--runs", runs, "Timed runs per contender (median reported)")
+      ->check(CLI::Range(1, 1000));
+}
+
+void add_peer_libraries(CLI::App& cmd, std::vector<std::string>& peers) {
+  cmd.add_option("--vs", peers, "Peer library: openblas, blis, onednn or a path (repeatable)");
+}
+
 std::vector<std::unique_ptr<PeerLibrary>> set_up_threads_and_peers(
     int& threads, const std::vector<std::string>& specs) {
   if (threads <= 0) threads = num_threads();
@@ -98,8 +108,8 @@ void time_alternately(std::vector<Contender>& contenders, double work, int runs)
     for (std::size_t i = 0; i < contenders.size(); ++i)
       if (contenders[i].call) {
         quiesce();
-        contenders[i].rates.push_back(
-            work > 0 ? time_sample(contenders[i].call, work, repeats[i]) : 0.0);
+        contenders[i].rates.push_back(work > 0 ? time_sample(contenders[i].call, work, repeats[i])
+                                               : 0.0);
       }
 }
 

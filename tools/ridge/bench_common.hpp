@@ -2,6 +2,7 @@
 // ridge and the peers timed alternately in one run, and the columns comparing them.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -13,6 +14,11 @@
 #include "ridge/probe.hpp"
 
 namespace ridge::cli {
+
+// The options every bench command takes: --threads, and --runs (median reported).
+void add_threads_and_runs(CLI::App& cmd, int& threads, int& runs);
+// --vs, the BLAS peers: openblas, blis, onednn or a path (repeatable).
+void add_peer_libraries(CLI::App& cmd, std::vector<std::string>& peers);
 
 // Sets ridge's thread count (`threads` <= 0: all CPUs, written back), loads the peers named by
 // `specs` with the same count, and pins this thread to the first CPU when it runs alone.

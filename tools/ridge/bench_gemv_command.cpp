@@ -130,10 +130,8 @@ void add_bench_gemv_command(CLI::App& bench_app) {
   cmd->add_option("--dtype", o.dtype, "f32 or f64")->check(CLI::IsMember({"f32", "f64"}));
   cmd->add_option("--trans", o.trans, "op(A): n (A), t (A^T) or both (one table each)")
       ->check(CLI::IsMember({"n", "t", "both"}));
-  cmd->add_option("--threads", o.threads, "Threads for ridge and peers (default: all CPUs)");
-  cmd->add_option("--runs", o.runs, "Timed runs per contender (median reported)")
-      ->check(CLI::Range(1, 1000));
-  cmd->add_option("--vs", o.peers, "Peer library: openblas, blis, onednn or a path (repeatable)");
+  add_threads_and_runs(*cmd, o.threads, o.runs);
+  add_peer_libraries(*cmd, o.peers);
   cmd->callback([] {
     const std::vector<std::unique_ptr<PeerLibrary>> peers =
         set_up_threads_and_peers(o.threads, o.peers);
