@@ -12,6 +12,7 @@
 
 #include "attention/job.hpp"
 #include "ridge/isa.hpp"
+#include "ridge/machine.hpp"
 #include "runtime/aligned_buffer.hpp"
 #include "runtime/errors.hpp"
 #include "runtime/settings.hpp"
@@ -74,12 +75,27 @@ TileKernel<In> active_kernel(Exp2 variant) {
 // the queries, the merge) stay small next to reading its keys and values.
 constexpr std::int64_t kMinDecodeKeys = 512;
 
+// Keys per decoding block (flash_decode.hpp): the block being computed and the next one, being
+// fetched meanwhile, take half of L2; the other half keeps the queries, scores and outputs and
+// the lines in flight. Measured at 8 heads of 128 in f32 (8 KiB of K and V per key, 1 MiB L2,
+// 1 thread, three runs each): the two blocks in a quarter or half of L2 (16 or 32 keys) read
+// 72-89% of the DRAM read bandwidth, in all of it (64 keys) 68-75%.
+template <class In>
+int decode_block_keys(const Job<In>& job) {
+  std::int64_t l2 = Machine::current().data_cache(2).size_bytes;
+  if (l2 == 0) l2 = 256 << 10;  // unknown: a small L2
+  const std::int64_t key_bytes =
+      2 * job.k.heads * job.q.head_dim * static_cast<std::int64_t>(sizeof(In));
+  return static_cast<int>(std::clamp<std::int64_t>(l2 / 4 / key_bytes, 4, kMaxDecodeBlockKeys));
+}
+
 // Decoding: every key/value head's query rows fit one tile, so there are few of them and the
 // keys are many. Each batch's keys are split into ranges, enough for every thread to have work
 // even for one sequence (flash-decoding); each range's partial softmax (maximum, sum, weighted
 // values) per row is merged at the end, exactly: the ranges scale to a common maximum.
 template <class In>
-void decode(const Job<In>& job, const TileKernel<In>& kernel) {
+void decode(Job<In> job, const TileKernel<In>& kernel) {
+  job.decode_block_keys = decode_block_keys(job);
   const auto& q = job.q;
   const std::int64_t d = q.head_dim, kv_len = job.k.seq, q_len = q.seq;
   const std::int64_t rows = q_len * job.group, all_rows = job.k.heads * rows;

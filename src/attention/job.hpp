@@ -7,6 +7,9 @@
 
 namespace ridge::attention_detail {
 
+// The most keys per block in decoding.
+inline constexpr int kMaxDecodeBlockKeys = 64;
+
 // In: the inputs' element type, float or bf16.
 template <class In>
 struct Job {
@@ -15,6 +18,8 @@ struct Job {
   float scale_log2 = 0;  // scale * log2(e): scores come out in the exp2 domain
   bool causal = false;
   std::int64_t group = 1;  // query heads per key/value head
+  // Keys per block in decoding (attention.cpp sizes it to L2).
+  int decode_block_keys = kMaxDecodeBlockKeys;
 };
 
 // One ISA's tile kernel. pack() lays out key/value head `head` of batch b for every query tile

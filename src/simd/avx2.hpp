@@ -77,6 +77,24 @@ struct Avx2<float> {
     s = _mm_add_ss(s, _mm_movehdup_ps(s));
     return _mm_cvtss_f32(s);
   }
+  // Lane i = the sum of acc[i]'s lanes: 8 sums in 21 instructions, a tree that adds interleaved
+  // pairs of registers (reduce_add takes 6 per sum).
+  static reg transpose_add(const reg (&acc)[width]) {
+    // Per 128-bit half: [a0 + a2, b0 + b2, a1 + a3, b1 + b3] for acc pair (a, b).
+    reg pairs[4];
+    for (int i = 0; i < 4; ++i)
+      pairs[i] = _mm256_add_ps(_mm256_unpacklo_ps(acc[2 * i], acc[2 * i + 1]),
+                               _mm256_unpackhi_ps(acc[2 * i], acc[2 * i + 1]));
+    // Per half: that half's sum for each of four registers.
+    reg quads[2];
+    for (int i = 0; i < 2; ++i) {
+      const reg x = pairs[2 * i], y = pairs[2 * i + 1];
+      quads[i] = _mm256_add_ps(_mm256_shuffle_ps(x, y, _MM_SHUFFLE(1, 0, 1, 0)),
+                               _mm256_shuffle_ps(x, y, _MM_SHUFFLE(3, 2, 3, 2)));
+    }
+    return _mm256_add_ps(_mm256_permute2f128_ps(quads[0], quads[1], 0x20),   // low halves
+                         _mm256_permute2f128_ps(quads[0], quads[1], 0x31));  // high halves
+  }
 };
 
 template <>

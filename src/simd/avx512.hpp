@@ -72,6 +72,28 @@ struct Avx512<float> {
     a = _mm512_add_ps(a, _mm512_maskz_permute_ps(all_lanes, a, _MM_SHUFFLE(2, 3, 0, 1)));
     return _mm512_cvtss_f32(a);
   }
+  // Lane i = the sum of acc[i]'s lanes: 16 sums in 45 instructions, a tree that adds
+  // interleaved pairs of registers (reduce_add takes 8 per sum). Zero-masked shuffles, as above.
+  static reg transpose_add(const reg (&acc)[width]) {
+    // Per 128-bit chunk: [a0 + a2, b0 + b2, a1 + a3, b1 + b3] for acc pair (a, b).
+    reg pairs[8];
+    for (int i = 0; i < 8; ++i)
+      pairs[i] = _mm512_add_ps(_mm512_maskz_unpacklo_ps(all_lanes, acc[2 * i], acc[2 * i + 1]),
+                               _mm512_maskz_unpackhi_ps(all_lanes, acc[2 * i], acc[2 * i + 1]));
+    // Per chunk: that chunk's sum for each of four registers.
+    reg quads[4];
+    for (int i = 0; i < 4; ++i) {
+      const reg x = pairs[2 * i], y = pairs[2 * i + 1];
+      quads[i] = _mm512_add_ps(_mm512_maskz_shuffle_ps(all_lanes, x, y, _MM_SHUFFLE(1, 0, 1, 0)),
+                               _mm512_maskz_shuffle_ps(all_lanes, x, y, _MM_SHUFFLE(3, 2, 3, 2)));
+    }
+    // Chunks 0 + 1 and 2 + 3 of two quads; then of the two halves: chunk k sums registers 4k..4k+3.
+    const auto fold = [](reg x, reg y) {
+      return _mm512_add_ps(_mm512_maskz_shuffle_f32x4(all_lanes, x, y, 0x88),   // chunks 0, 2
+                           _mm512_maskz_shuffle_f32x4(all_lanes, x, y, 0xdd));  // chunks 1, 3
+    };
+    return fold(fold(quads[0], quads[1]), fold(quads[2], quads[3]));
+  }
 };
 
 template <>

@@ -96,6 +96,12 @@ struct Generic {
     for (int i = 0; i < width; ++i) sum += a.v[i];
     return sum;
   }
+  // Lane i = the sum of acc[i]'s lanes.
+  static reg transpose_add(const reg (&acc)[width]) {
+    reg sums;
+    for (int i = 0; i < width; ++i) sums.v[i] = reduce_add(acc[i]);
+    return sums;
+  }
 };
 
 }  // namespace ridge::simd

@@ -160,6 +160,28 @@ TEST_F(AttentionTest, DecodingMergesKeyRanges) {
   }
 }
 
+// Decoding's score tiles take query rows four at a time and alone, and W / rows keys at a time,
+// with one key at a time for the rest; its P V passes end in partial vectors where head_dim is
+// off the vector width; its blocks hold fewer keys than one tile step where the key/value heads
+// are wide (blocks are sized to L2: 16 heads of 256 in f32 give 4-8 keys a block).
+TEST_F(AttentionTest, DecodingTilesHeadDimsAndBlockSizes) {
+  const Shape shapes[] = {
+      {1, 1, 777, 12, 3, 80},    // 4 rows per key/value head; head_dim 64 + 16
+      {1, 2, 1000, 6, 2, 33},    // 6 rows: a group of four and two alone; head_dim 2 x 16 + 1
+      {1, 1, 513, 5, 5, 13},     // MHA: one row; head_dim inside one vector
+      {1, 1, 300, 32, 16, 256},  // 2 rows; small blocks
+      {1, 1, 70, 64, 16, 256},   // 4 rows; small blocks
+  };
+  for (int threads : {1, 2})
+    for (const Shape& shape : shapes) {
+      set_num_threads(threads);
+      for (Exp2 variant : {Exp2::accurate, Exp2::cubic})
+        EXPECT_LE(error(shape, false, variant), bound(variant))
+            << shape.q_heads << "/" << shape.kv_heads << " heads of " << shape.head_dim << ", "
+            << threads << " threads";
+    }
+}
+
 TEST_F(AttentionTest, RejectsBadArgumentsNamingThem) {
   std::vector<float> a(4096, 1.0f), o(4096, 7.0f);
   const auto call = [&](Tensor4<const float> q, Tensor4<const float> k, Tensor4<const float> v,
