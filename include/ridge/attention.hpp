@@ -51,6 +51,12 @@ struct AttentionStats {
   // its sum and output were rescaled; smaller growths keep the stale maximum (FlashAttention-4's
   // lazy rescaling), which is exact because the sum uses the same maximum.
   std::int64_t rescales = 0;
+  // The path that ran: the ISA's name ("generic", "avx2", "avx512"), or "avx512_bf16" where
+  // bf16 inputs multiply in Q K^T with AVX512_BF16's VDPBF16PS (not in decoding, yet).
+  const char* kernel = "";
+  // Whether decoding ran (few query rows, long keys: K and V read in place, the keys split across
+  // threads).
+  bool decoding = false;
 };
 
 // out = softmax(scale * q k^T) v per batch and query head, with grouped-query attention: query
@@ -62,8 +68,9 @@ struct AttentionStats {
 RIDGE_API AttentionStats attention(const Tensor4<const float>& q, const Tensor4<const float>& k,
                                    const Tensor4<const float>& v, const Tensor4<float>& out,
                                    const AttentionOptions& options = {});
-// The same with bf16 inputs, computed in float (each element widened exactly as it is read;
-// AVX512-BF16's dot-product instruction is not used yet).
+// The same with bf16 inputs, computed in float: where the CPU has AVX512_BF16, Q K^T multiplies
+// bf16 pairs with VDPBF16PS (exact products summed in float; bf16 subnormals read as zero), else
+// each element is widened exactly as it is read; P V always in float.
 RIDGE_API AttentionStats attention(const Tensor4<const bf16>& q, const Tensor4<const bf16>& k,
                                    const Tensor4<const bf16>& v, const Tensor4<float>& out,
                                    const AttentionOptions& options = {});

@@ -8,6 +8,7 @@
 #include <limits>
 #include <numbers>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "attention/job.hpp"
@@ -57,17 +58,21 @@ void validate(const Job<In>& job) {
             std::to_string(job.k.heads) + ")");
 }
 
+// The tile kernel factory of the active ISA path. bf16 inputs on AVX-512 use VDPBF16PS where
+// the CPU has AVX512_BF16.
 template <class In>
-TileKernel<In> active_kernel(Exp2 variant) {
+TileKernelFactory<In> active_kernel() {
   switch (active_isa()) {
 #if defined(__x86_64__)
     case Isa::avx512:
-      return avx512_tile_kernel<In>(variant);
+      if constexpr (std::is_same_v<In, bf16>)
+        if (Machine::current().isa.avx512_bf16) return &avx512_bf16_tile_kernel;
+      return &avx512_tile_kernel<In>;
     case Isa::avx2:
-      return avx2_tile_kernel<In>(variant);
+      return &avx2_tile_kernel<In>;
 #endif
     default:
-      return generic_tile_kernel<In>(variant);
+      return &generic_tile_kernel<In>;
   }
 }
 
@@ -92,9 +97,10 @@ int decode_block_keys(const Job<In>& job) {
 // Decoding: every key/value head's query rows fit one tile, so there are few of them and the
 // keys are many. Each batch's keys are split into ranges, enough for every thread to have work
 // even for one sequence (flash-decoding); each range's partial softmax (maximum, sum, weighted
-// values) per row is merged at the end, exactly: the ranges scale to a common maximum.
+// values) per row is merged at the end, exactly: the ranges scale to a common maximum. Returns
+// the ranges' rescale count.
 template <class In>
-void decode(Job<In> job, const TileKernel<In>& kernel) {
+std::int64_t decode(Job<In> job, const TileKernel<In>& kernel) {
   job.decode_block_keys = decode_block_keys(job);
   const auto& q = job.q;
   const std::int64_t d = q.head_dim, kv_len = job.k.seq, q_len = q.seq;
@@ -108,13 +114,16 @@ void decode(Job<In> job, const TileKernel<In>& kernel) {
   const std::int64_t task_floats = all_rows * (2 + d);
   std::vector<float> partials(static_cast<std::size_t>(tasks * task_floats));
   const int threads = static_cast<int>(std::min<std::int64_t>(max_threads, tasks));
+  std::atomic<std::int64_t> rescales{0};
   detail::parallel_run(threads, [&](int task) {
+    std::int64_t mine = 0;
     for (std::int64_t t = task; t < tasks; t += threads) {
       const std::int64_t kv0 = std::min(kv_len, t % ranges * range_keys);
       float* part = partials.data() + t * task_floats;
-      kernel.decode(job, t / ranges, kv0, std::min(kv_len, kv0 + range_keys), part, part + all_rows,
-                    part + 2 * all_rows);
+      mine += kernel.decode(job, t / ranges, kv0, std::min(kv_len, kv0 + range_keys), part,
+                            part + all_rows, part + 2 * all_rows);
     }
+    rescales += mine;
   });
   std::vector<double> acc(static_cast<std::size_t>(d));
   for (std::int64_t b = 0; b < q.batch; ++b)
@@ -138,6 +147,7 @@ void decode(Job<In> job, const TileKernel<In>& kernel) {
       for (std::int64_t x = 0; x < d; ++x)
         dst[x * job.out.strides[3]] = total > 0 ? static_cast<float>(acc[x] / total) : 0.0f;
     }
+  return rescales.load();
 }
 
 }  // namespace
@@ -145,7 +155,7 @@ void decode(Job<In> job, const TileKernel<In>& kernel) {
 template <class In>
 AttentionStats run_attention(const Tensor4<const In>& q, const Tensor4<const In>& k,
                              const Tensor4<const In>& v, const Tensor4<float>& out,
-                             const AttentionOptions& options) {
+                             const AttentionOptions& options, TileKernelFactory<In> factory) {
   Job<In> job{q, k, v, out, 0, options.causal, 1};
   validate(job);
   job.group = k.heads > 0 ? q.heads / k.heads : 1;
@@ -153,13 +163,15 @@ AttentionStats run_attention(const Tensor4<const In>& q, const Tensor4<const In>
       options.scale > 0 ? options.scale : 1.0f / std::sqrt(static_cast<float>(q.head_dim));
   job.scale_log2 = scale * std::numbers::log2e_v<float>;
 
-  if (q.batch * q.seq * q.heads == 0) return {};
-  const TileKernel<In> kernel = active_kernel<In>(options.exp2);
-  // Decoding reads keys and values in place, so only with contiguous head_dim. Its online
-  // softmax counts no rescales (AttentionStats is the tile kernel's).
-  if (q.seq * job.group <= kernel.rows && k.strides[3] == 1 && v.strides[3] == 1) {
-    decode(job, kernel);
-    return {};
+  const TileKernel<In> kernel = factory(options.exp2);
+  AttentionStats stats;
+  // Decoding reads keys and values in place, so only with contiguous head_dim.
+  stats.decoding = q.seq * job.group <= kernel.rows && k.strides[3] == 1 && v.strides[3] == 1;
+  stats.kernel = stats.decoding ? kernel.decode_name : kernel.name;
+  if (q.batch * q.seq * q.heads == 0) return stats;
+  if (stats.decoding) {
+    stats.rescales = decode(job, kernel);
+    return stats;
   }
   // Tiles in the order (batch, key/value head, query head of its group, row tile), dealt
   // round-robin: under a causal mask later row tiles see more keys, and dealing them in turn
@@ -193,21 +205,31 @@ AttentionStats run_attention(const Tensor4<const In>& q, const Tensor4<const In>
     }
     rescales += mine;
   });
-  return {rescales.load()};
+  stats.rescales = rescales.load();
+  return stats;
 }
+
+template AttentionStats run_attention(const Tensor4<const float>&, const Tensor4<const float>&,
+                                      const Tensor4<const float>&, const Tensor4<float>&,
+                                      const AttentionOptions&, TileKernelFactory<float>);
+template AttentionStats run_attention(const Tensor4<const bf16>&, const Tensor4<const bf16>&,
+                                      const Tensor4<const bf16>&, const Tensor4<float>&,
+                                      const AttentionOptions&, TileKernelFactory<bf16>);
 
 }  // namespace attention_detail
 
 AttentionStats attention(const Tensor4<const float>& q, const Tensor4<const float>& k,
                          const Tensor4<const float>& v, const Tensor4<float>& out,
                          const AttentionOptions& options) {
-  return attention_detail::run_attention(q, k, v, out, options);
+  return attention_detail::run_attention(q, k, v, out, options,
+                                         attention_detail::active_kernel<float>());
 }
 
 AttentionStats attention(const Tensor4<const bf16>& q, const Tensor4<const bf16>& k,
                          const Tensor4<const bf16>& v, const Tensor4<float>& out,
                          const AttentionOptions& options) {
-  return attention_detail::run_attention(q, k, v, out, options);
+  return attention_detail::run_attention(q, k, v, out, options,
+                                         attention_detail::active_kernel<bf16>());
 }
 
 }  // namespace ridge

@@ -36,7 +36,7 @@ struct FlashDecode {
   static constexpr float kRescaleThreshold = 8.0f;  // as FlashTile's
   static constexpr float kMinusInfinity = -std::numeric_limits<float>::infinity();
 
-  // s[r * lds + j] = q_r . k_j for Rows query rows q_r = q + r * d and the W / Rows keys
+  // s[r * lds + j] = scale q_r . k_j for Rows query rows q_r = q + r * d and the W / Rows keys
   // k_j = k + j * key_stride: each vector of a key or a query row is loaded once per step for
   // the whole tile, and the tile's W dot products are summed across lanes together
   // (transpose_add: about 3 instructions a sum, against 6-8 with reduce_add alone). Measured
@@ -44,7 +44,7 @@ struct FlashDecode {
   // against 20.1 with one reduce_add per dot product.
   template <int Rows>
   static void dot_tile(const float* q, const In* k, std::int64_t key_stride, std::int64_t d,
-                       float* s, std::int64_t lds) {
+                       float scale, float* s, std::int64_t lds) {
     constexpr int Keys = W / Rows;
     reg acc[W];  // acc[r * Keys + j]
     for (int i = 0; i < W; ++i) acc[i] = V::zero();
@@ -67,16 +67,17 @@ struct FlashDecode {
           [lanes](const float* x) { return V::load_partial(x, lanes); });
     }
     alignas(64) float sums[W];
-    V::store(sums, V::transpose_add(acc));
+    V::store(sums, V::mul(V::transpose_add(acc), V::set1(scale)));
     for (int r = 0; r < Rows; ++r)
       for (int j = 0; j < Keys; ++j) s[r * lds + j] = sums[r * Keys + j];
   }
 
-  // s[r * lds] = q_r . k for Rows query rows q_r = q + r * d: the key is loaded once for all
+  // s[r * lds] = scale q_r . k for Rows query rows q_r = q + r * d: the key is loaded once for all
   // of them, and their Rows accumulators are independent FMA chains (one row at a time, the
   // chain's latency bound it).
   template <int Rows>
-  static void dots(const float* q, const In* k, std::int64_t d, float* s, std::int64_t lds) {
+  static void dots(const float* q, const In* k, std::int64_t d, float scale, float* s,
+                   std::int64_t lds) {
     reg acc[Rows];
     for (int r = 0; r < Rows; ++r) acc[r] = V::zero();
     std::int64_t p = 0;
@@ -90,19 +91,19 @@ struct FlashDecode {
       for (int r = 0; r < Rows; ++r)
         acc[r] = V::fma(V::load_partial(q + r * d + p, lanes), kv, acc[r]);
     }
-    for (int r = 0; r < Rows; ++r) s[r * lds] = V::reduce_add(acc[r]);
+    for (int r = 0; r < Rows; ++r) s[r * lds] = V::reduce_add(acc[r]) * scale;
   }
 
-  // s[r * lds + j] = q_r . k_j for Rows query rows from q and `keys` keys from k (key j at
-  // k + j * key_stride): tiles of W / Rows keys, then the keys left over one at a time.
+  // s[r * lds + j] = scale q_r . k_j for Rows query rows from q and `keys` keys from k (key j
+  // at k + j * key_stride): tiles of W / Rows keys, then the keys left over one at a time.
   template <int Rows>
   static void scores(const float* q, const In* k, std::int64_t key_stride, int keys, std::int64_t d,
-                     float* s, std::int64_t lds) {
+                     float scale, float* s, std::int64_t lds) {
     static_assert(W % Rows == 0);
     int j = 0;
     for (; j + W / Rows <= keys; j += W / Rows)
-      dot_tile<Rows>(q, k + j * key_stride, key_stride, d, s + j, lds);
-    for (; j < keys; ++j) dots<Rows>(q, k + j * key_stride, d, s + j, lds);
+      dot_tile<Rows>(q, k + j * key_stride, key_stride, d, scale, s + j, lds);
+    for (; j < keys; ++j) dots<Rows>(q, k + j * key_stride, d, scale, s + j, lds);
   }
 
   // o[r][c0, c0 + kColumnVectors W) += sum over keys j of p[r][j] v_j[c0, ...), for Rows rows
@@ -165,14 +166,15 @@ struct FlashDecode {
 
   // Every key/value head of batch b against keys [kv0, kv1): for row r of head h (index
   // h * rows + r, rows = q_len x group), the maximum score, the sum of the weights and the
-  // weighted values [head_dim], as TileKernel::decode describes. Needs head_dim stride 1 in k
-  // and v (attention.cpp checks).
-  static void run(const Job<In>& job, std::int64_t b, std::int64_t kv0, std::int64_t kv1,
-                  float* row_max, float* row_sum, float* o) {
+  // weighted values [head_dim], as TileKernel::decode describes; returns the rescale count.
+  // Needs head_dim stride 1 in k and v (attention.cpp checks).
+  static std::int64_t run(const Job<In>& job, std::int64_t b, std::int64_t kv0, std::int64_t kv1,
+                          float* row_max, float* row_sum, float* o) {
     const std::int64_t d = job.q.head_dim, q_len = job.q.seq, kv_len = job.k.seq;
     const std::int64_t rows = q_len * job.group, heads = job.k.heads, all_rows = heads * rows;
     const int block = std::clamp(job.decode_block_keys, 1, kMaxDecodeBlockKeys);
-    // q [all_rows][d], scaled; s [all_rows][block]
+    // q [all_rows][d]; s [all_rows][block], scaled to the exp2 domain (as in FlashTile, S
+    // rather than Q: one rounding fewer)
     float* q = static_cast<float*>(detail::thread_scratch(detail::ScratchSlot::attention)
                                        .get(sizeof(float) * all_rows * (d + block)));
     float* s = q + all_rows * d;
@@ -180,11 +182,12 @@ struct FlashDecode {
     for (std::int64_t hr = 0; hr < all_rows; ++hr) {
       const std::int64_t h = hr / rows, r = hr % rows;
       const In* src = job.q.at(b, r % q_len, h * job.group + r / q_len);
-      for (std::int64_t p = 0; p < d; ++p) q[hr * d + p] = element(src + p * qs) * job.scale_log2;
+      for (std::int64_t p = 0; p < d; ++p) q[hr * d + p] = element(src + p * qs);
     }
     std::fill_n(row_max, all_rows, kMinusInfinity);
     std::fill_n(row_sum, all_rows, 0.0f);
     std::fill_n(o, all_rows * d, 0.0f);
+    std::int64_t rescales = 0;
     const std::int64_t key_stride = job.k.strides[1];
     const auto fetch_into_l2 = [d](const In* x) {
       for (std::int64_t c = 0; c < d; c += kLineElements) __builtin_prefetch(x + c, 0, 2);
@@ -206,10 +209,10 @@ struct FlashDecode {
           const In* k = job.k.at(b, j0 + j1, h);
           std::int64_t r = 0;
           for (; r + kRowGroup <= rows; r += kRowGroup)
-            scores<kRowGroup>(q + (h * rows + r) * d, k, key_stride, step_keys, d,
+            scores<kRowGroup>(q + (h * rows + r) * d, k, key_stride, step_keys, d, job.scale_log2,
                               s + (h * rows + r) * block + j1, block);
           for (; r < rows; ++r)
-            scores<1>(q + (h * rows + r) * d, k, key_stride, step_keys, d,
+            scores<1>(q + (h * rows + r) * d, k, key_stride, step_keys, d, job.scale_log2,
                       s + (h * rows + r) * block + j1, block);
         }
       }
@@ -230,6 +233,7 @@ struct FlashDecode {
           row_sum[hr] *= factor;
           for (std::int64_t c = 0; c < d; ++c) o[hr * d + c] *= factor;
           row_max[hr] = block_max;
+          ++rescales;
         }
         const reg m = V::set1(row_max[hr]);
         reg total = V::zero();
@@ -260,6 +264,7 @@ struct FlashDecode {
         }
       }
     }
+    return rescales;
   }
 };
 

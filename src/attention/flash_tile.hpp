@@ -3,18 +3,28 @@
 // time, with the online softmax (Milakov and Gimelshein 2018; FlashAttention, Dao et al. 2022)
 // and FlashAttention-4's lazy rescaling. Both products run on the GEMM micro-kernel
 // (gemm/microkernel.hpp) with packed operands:
-//   S = Q K^T:  A = Q^T packed [d][MR] (scaled by scale * log2(e), so S is in the exp2
-//               domain), B = K packed into panels [d][NR], C = S stored [key][MR].
+//   S = Q K^T:  A = Q^T packed [d][MR], B = K packed into panels [d][NR], C = S stored
+//               [key][MR], then scaled by scale * log2(e) (the exp2 domain).
 //   O += P V:   A = P, which is S's buffer [key][MR] after the softmax, B = V packed into
 //               panels [key][NR] of NR head_dim columns, C = O stored [d][MR].
 // Storing S and O with the rows contiguous makes the softmax vector-wide across query rows:
-// a running maximum, sum and rescale factor per lane.
+// a running maximum, sum and rescale factor per lane. Scaling S rather than Q saves Q's rounding
+// to the scaled value: the largest error measured at large logits (inputs to +-12.5, head_dim
+// 64 and 128) fell from 7.9e-6 and 9.5e-6 to 7.3e-6 and 7.6e-6, on bf16-exact inputs (exact
+// products) from 6.1e-6 and 1.5e-5 to 2.3e-6 and 4.2e-6.
+//
+// With bf16 inputs on AVX512_BF16, S = Q K^T runs on the micro-kernel instantiated on bf16
+// pairs (simd/avx512_bf16.hpp: VDPBF16PS, two products per lane and instruction): Q^T and K
+// packed as pairs along head_dim, [d / 2][MR] and [d / 2][NR]. P V stays in float: P rounded to
+// bf16 would cost the accuracy bounds (2^-9 relative per weight).
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "attention/elements.hpp"
 #include "attention/exp2.hpp"
@@ -25,8 +35,11 @@
 
 namespace ridge::attention_detail {
 
-template <class V, int MV, int NR, Exp2 Variant, class In>
+// Pairs: void (S on V, Q and K widened to float), or the traits of bf16 pairs (In = bf16).
+template <class V, int MV, int NR, Exp2 Variant, class In, class Pairs = void>
 struct FlashTile {
+  static constexpr bool kPairs = !std::is_void_v<Pairs>;
+  static_assert(!kPairs || std::is_same_v<In, bf16>);
   using reg = typename V::reg;
   static constexpr int W = V::width;
   static constexpr int MR = MV * W;
@@ -43,29 +56,50 @@ struct FlashTile {
   // Keys rounded up to whole NR-key panels.
   static std::int64_t padded_keys(const Job<In>& job) { return (job.k.seq + NR - 1) / NR * NR; }
   static std::int64_t d_panels(const Job<In>& job) { return (job.q.head_dim + NR - 1) / NR; }
+  // S's inner dimension, in float-sized elements: head_dim, or its pairs.
+  static std::int64_t s_depth(const Job<In>& job) {
+    return kPairs ? (job.q.head_dim + 1) / 2 : job.q.head_dim;
+  }
 
   // Floats of one key/value head packed: K and V panels for every key.
   static std::int64_t panel_floats(const Job<In>& job) {
-    return padded_keys(job) * job.q.head_dim + d_panels(job) * NR * padded_keys(job);
+    return padded_keys(job) * s_depth(job) + d_panels(job) * NR * padded_keys(job);
+  }
+
+  // Writes S's inner element p of the In row x (nullptr: a row of zeros; elements past d are
+  // zeros) to *dst: element p widened, or the bf16 pair (2p, 2p + 1) as it is, its 32 bits in
+  // the float's place.
+  static void put_s_element(float* dst, const In* x, std::int64_t p, std::int64_t d,
+                            std::int64_t stride) {
+    if constexpr (kPairs) {
+      const auto bits = [&](std::int64_t i) -> std::uint16_t {
+        return x != nullptr && i < d ? x[i * stride].bits : 0;
+      };
+      const std::uint32_t pair = Pairs::pair(bits(2 * p), bits(2 * p + 1));
+      std::memcpy(dst, &pair, sizeof(pair));
+    } else {
+      *dst = x != nullptr ? element(x + p * stride) : 0.0f;
+    }
   }
 
   // Packs key/value head `head` of batch b once for all the query tiles that read it (into the
   // thread's packed_b scratch; run() keeps its tiles in packed_a):
-  //   K: panels [d][NR] per NR keys, K(key j, dim p) at k[(j / NR) * d * NR + p * NR + j % NR];
+  //   K: panels [depth][NR] per NR keys, S's inner element p of key j (put_s_element) at
+  //      k[(j / NR) * depth * NR + p * NR + j % NR], depth = s_depth;
   //   V: panels [key][NR] per NR dims, V(key j, dim c) at v[(c / NR) * keys * NR + j * NR + c % NR]
   //      with keys = padded_keys;
   // zero past the last key and the last dim.
   static void pack(const Job<In>& job, std::int64_t b, std::int64_t head, float* panels) {
     const std::int64_t d = job.q.head_dim, keys = padded_keys(job), kv_len = job.k.seq;
+    const std::int64_t depth = s_depth(job);
     const std::int64_t columns = d_panels(job) * NR;  // d rounded up to whole panels
     float* k = panels;
-    float* v = panels + keys * d;
+    float* v = panels + keys * depth;
     const std::int64_t ks = job.k.strides[3], vs = job.v.strides[3];
     for (std::int64_t j = 0; j < keys; ++j) {
-      float* kdst = k + (j / NR) * d * NR + j % NR;
+      float* kdst = k + (j / NR) * depth * NR + j % NR;
       const In* ksrc = j < kv_len ? job.k.at(b, j, head) : nullptr;
-      for (std::int64_t p = 0; p < d; ++p)
-        kdst[p * NR] = ksrc != nullptr ? element(ksrc + p * ks) : 0.0f;
+      for (std::int64_t p = 0; p < depth; ++p) put_s_element(kdst + p * NR, ksrc, p, d, ks);
       const In* vsrc = j < kv_len ? job.v.at(b, j, head) : nullptr;
       for (std::int64_t c = 0; c < columns; ++c)
         v[(c / NR) * keys * NR + j * NR + c % NR] =
@@ -78,20 +112,20 @@ struct FlashTile {
                           int rows, const float* panels) {
     const std::int64_t d = job.q.head_dim, q_len = job.q.seq, kv_len = job.k.seq;
     const std::int64_t keys_padded = padded_keys(job);
+    const std::int64_t depth = s_depth(job);
     const float* k = panels;
-    const float* v = panels + keys_padded * d;
-    // q [d][MR], o [d][MR], s [kTileKeys][MR]
+    const float* v = panels + keys_padded * depth;
+    // q [depth][MR], o [d][MR], s [kTileKeys][MR]
     float* q = static_cast<float*>(detail::thread_scratch(detail::ScratchSlot::packed_a)
                                        .get(sizeof(float) * (2 * d + kTileKeys) * MR));
     float* o = q + d * MR;
     float* s = o + d * MR;
 
-    // Q^T, scaled; rows past `rows` are zero (their outputs are computed and dropped).
+    // Q^T; rows past `rows` are zero (their outputs are computed and dropped).
     const std::int64_t qs = job.q.strides[3];
     for (int r = 0; r < MR; ++r) {
       const In* src = r < rows ? job.q.at(b, q0 + r, h) : nullptr;
-      for (std::int64_t p = 0; p < d; ++p)
-        q[p * MR + r] = src != nullptr ? element(src + p * qs) * job.scale_log2 : 0.0f;
+      for (std::int64_t p = 0; p < depth; ++p) put_s_element(q + p * MR + r, src, p, d, qs);
     }
     std::fill(o, o + d * MR, 0.0f);
     alignas(64) float max_used[MR], sum[MR], factor[MR];
@@ -110,10 +144,11 @@ struct FlashTile {
       const int keys = static_cast<int>(std::min<std::int64_t>(kTileKeys, kv_end - kv0));
 
       // S = Q K^T, NR keys per micro-tile.
+      using SV = std::conditional_t<kPairs, Pairs, V>;
       for (int j0 = 0; j0 < keys; j0 += NR)
-        gemm_detail::micro_tile<V, MV, NR>(
-            d, q, MR, gemm_detail::PackedB<V, NR>{k + (kv0 + j0) / NR * d * NR}, s + j0 * MR, MR,
-            1.0f, 0.0f, MR, std::min(NR, keys - j0), true);
+        gemm_detail::micro_tile<SV, MV, NR>(
+            depth, q, MR, gemm_detail::PackedB<SV, NR>{k + (kv0 + j0) / NR * depth * NR},
+            s + j0 * MR, MR, 1.0f, 0.0f, MR, std::min(NR, keys - j0), true);
       // Under a causal mask, key j is hidden from the rows before first_row(j): a prefix,
       // since each row sees one key more than the row before. Only tiles that reach past the
       // first row's last key have any.
@@ -124,10 +159,15 @@ struct FlashTile {
       if (masked)
         for (int j = 0; j < keys; ++j) std::fill_n(s + j * MR, first_row(j), kMinusInfinity);
 
-      // The tile's maximum per row, then the lazy rescale, row by row (rare: a few per row).
+      // S scaled and the tile's maximum per row, then the lazy rescale, row by row (rare: a few
+      // per row).
       for (int i = 0; i < MV; ++i) {
         reg m = V::set1(kMinusInfinity);
-        for (int j = 0; j < keys; ++j) m = V::max(m, V::load(s + j * MR + i * W));
+        for (int j = 0; j < keys; ++j) {
+          float* sj = s + j * MR + i * W;
+          V::store(sj, V::mul(V::load(sj), V::set1(job.scale_log2)));
+          m = V::max(m, V::load(sj));
+        }
         V::store(factor + i * W, m);  // the tile maxima, for now
       }
       bool any_rescale = false;
@@ -188,17 +228,34 @@ struct FlashTile {
   }
 };
 
-// The tile kernel of one ISA (MV vectors by NR columns, its GEMM micro-tile) for `variant`.
-template <class V, int MV, int NR, class In>
+// The tile kernel of one ISA (MV vectors by NR columns, its GEMM micro-tile) for `variant`;
+// Pairs as FlashTile's.
+template <class V, int MV, int NR, class In, class Pairs = void>
 TileKernel<In> tile_kernel(Exp2 variant) {
   constexpr int rows = MV * V::width;
-  using Cubic = FlashTile<V, MV, NR, Exp2::cubic, In>;
-  using Accurate = FlashTile<V, MV, NR, Exp2::accurate, In>;
-  return variant == Exp2::cubic
-             ? TileKernel<In>{&Cubic::panel_floats, &Cubic::pack, &Cubic::run,
-                              &FlashDecode<V, Exp2::cubic, In>::run, rows}
-             : TileKernel<In>{&Accurate::panel_floats, &Accurate::pack, &Accurate::run,
-                              &FlashDecode<V, Exp2::accurate, In>::run, rows};
+  constexpr const char* name = [] {
+    if constexpr (std::is_void_v<Pairs>) {
+      return V::name;
+    } else {
+      return Pairs::name;
+    }
+  }();
+  using Cubic = FlashTile<V, MV, NR, Exp2::cubic, In, Pairs>;
+  using Accurate = FlashTile<V, MV, NR, Exp2::accurate, In, Pairs>;
+  return variant == Exp2::cubic ? TileKernel<In>{&Cubic::panel_floats,
+                                                 &Cubic::pack,
+                                                 &Cubic::run,
+                                                 &FlashDecode<V, Exp2::cubic, In>::run,
+                                                 rows,
+                                                 name,
+                                                 V::name}
+                                : TileKernel<In>{&Accurate::panel_floats,
+                                                 &Accurate::pack,
+                                                 &Accurate::run,
+                                                 &FlashDecode<V, Exp2::accurate, In>::run,
+                                                 rows,
+                                                 name,
+                                                 V::name};
 }
 
 }  // namespace ridge::attention_detail

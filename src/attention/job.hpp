@@ -38,11 +38,25 @@ struct TileKernel {
   // h * group + r / q_len) against keys [kv0, kv1), keys and values read in place (head_dim
   // stride 1). Writes each row's running maximum (exp2 domain; -inf if it sees none of these
   // keys), the sum of its weights 2^(s - max) and o = the sum of weight x value,
-  // [rows][head_dim], to be merged across key ranges.
-  void (*decode)(const Job<In>&, std::int64_t b, std::int64_t kv0, std::int64_t kv1, float* row_max,
-                 float* row_sum, float* o) = nullptr;
+  // [rows][head_dim], to be merged across key ranges; returns the rows' rescale count.
+  std::int64_t (*decode)(const Job<In>&, std::int64_t b, std::int64_t kv0, std::int64_t kv1,
+                         float* row_max, float* row_sum, float* o) = nullptr;
   int rows = 0;  // query rows per tile: the GEMM micro-tile's MR
+  // The paths of run() and decode: the ISA's name, or "avx512_bf16" where bf16 Q K^T runs on
+  // VDPBF16PS.
+  const char* name = "";
+  const char* decode_name = "";
 };
+
+template <class In>
+using TileKernelFactory = TileKernel<In> (*)(Exp2 variant);
+
+// ridge::attention on the tile kernel `factory` makes: the public overloads pass the active
+// ISA's, the tests each one this CPU can run. Defined in attention.cpp for float and bf16.
+template <class In>
+AttentionStats run_attention(const Tensor4<const In>& q, const Tensor4<const In>& k,
+                             const Tensor4<const In>& v, const Tensor4<float>& out,
+                             const AttentionOptions& options, TileKernelFactory<In> factory);
 
 // y[i] = 2^x[i] for i < n with the tile kernel's exp2 (attention/exp2.hpp): its accuracy, as
 // each ISA computes it, for the tests and the benchmark.
@@ -55,6 +69,9 @@ template <class In>
 TileKernel<In> avx2_tile_kernel(Exp2 variant);
 template <class In>
 TileKernel<In> avx512_tile_kernel(Exp2 variant);
+// bf16 Q K^T on VDPBF16PS (the rest as avx512_tile_kernel<bf16>): only where the CPU has
+// AVX512_BF16.
+TileKernel<bf16> avx512_bf16_tile_kernel(Exp2 variant);
 Exp2Kernel generic_exp2_kernel(Exp2 variant);
 Exp2Kernel avx2_exp2_kernel(Exp2 variant);
 Exp2Kernel avx512_exp2_kernel(Exp2 variant);

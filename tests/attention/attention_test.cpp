@@ -75,14 +75,15 @@ TEST_F(AttentionTest, CausalRowsThatSeeNoKeyAreZero) {
 }
 
 // Logits up to +-1e4: weights underflow (2^-126 at the clamp) and the running maximum jumps
-// across tiles, so rows rescale.
+// across tiles and decoding's blocks, so rows rescale.
 TEST_F(AttentionTest, LargeMagnitudeScores) {
-  for (Exp2 variant : {Exp2::accurate, Exp2::cubic}) {
-    AttentionStats stats;
-    EXPECT_LE(error({1, 24, 300, 2, 1, 64}, false, variant, 12.5f, false, 1, &stats),
-              bound(variant));
-    EXPECT_GT(stats.rescales, 0);
-  }
+  for (Exp2 variant : {Exp2::accurate, Exp2::cubic})
+    for (const Shape& shape : {Shape{1, 24, 300, 2, 1, 64}, Shape{1, 1, 3000, 2, 1, 64}}) {
+      AttentionStats stats;
+      EXPECT_LE(error(shape, false, variant, 12.5f, false, 1, &stats), bound(variant));
+      EXPECT_GT(stats.rescales, 0) << shape.q_len;
+      EXPECT_EQ(stats.decoding, shape.q_len == 1);
+    }
 }
 
 // Identical keys: every weight equal, the output the plain mean of the values.
@@ -105,18 +106,21 @@ TEST_F(AttentionTest, AllEqualScoresAverageTheValues) {
 // A running maximum that grows a little at a time keeps the stale one (no rescale), and the
 // result is still exact.
 TEST_F(AttentionTest, SmallGrowthOfTheMaximumDoesNotRescale) {
-  TestTensor q(1, 1, 1, 4), k(1, 512, 1, 4), v(1, 512, 1, 4), out(1, 1, 1, 4);
-  std::mt19937 rng(3);
-  v.fill_random(rng);
-  for (std::int64_t x = 0; x < 4; ++x) q.at(0, 0, 0, x) = 1.0f;
-  // q . k rises by 6 / 512 per key, 6 in all: times scale * log2(e) = 0.72, 4.3 in the exp2
-  // domain, under the rescale threshold of 8.
-  for (std::int64_t j = 0; j < 512; ++j)
-    for (std::int64_t x = 0; x < 4; ++x) k.at(0, j, 0, x) = 6.0f * j / 512 / 4;
-  AttentionOptions options;
-  const AttentionStats stats = attention(q.view, k.view, v.view, out.view, options);
-  EXPECT_EQ(stats.rescales, 0);
-  EXPECT_LE(max_relative_error(out, reference_attention(q, k, v, 0.5, false), v), 1e-5);
+  for (std::int64_t q_len : {1, 40}) {  // decoding, and the prefill tiles
+    TestTensor q(1, q_len, 1, 4), k(1, 512, 1, 4), v(1, 512, 1, 4), out(1, q_len, 1, 4);
+    std::mt19937 rng(3);
+    v.fill_random(rng);
+    for (std::int64_t i = 0; i < q_len; ++i)
+      for (std::int64_t x = 0; x < 4; ++x) q.at(0, i, 0, x) = 1.0f;
+    // q . k rises by 6 / 512 per key, 6 in all: times scale * log2(e) = 0.72, 4.3 in the exp2
+    // domain, under the rescale threshold of 8.
+    for (std::int64_t j = 0; j < 512; ++j)
+      for (std::int64_t x = 0; x < 4; ++x) k.at(0, j, 0, x) = 6.0f * j / 512 / 4;
+    const AttentionStats stats = attention(q.view, k.view, v.view, out.view);
+    EXPECT_EQ(stats.decoding, q_len == 1);
+    EXPECT_EQ(stats.rescales, 0) << q_len;
+    EXPECT_LE(max_relative_error(out, reference_attention(q, k, v, 0.5, false), v), 1e-5);
+  }
 }
 
 TEST_F(AttentionTest, OtherStrides) {

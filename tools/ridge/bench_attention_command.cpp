@@ -1,8 +1,8 @@
 // `ridge bench attention`: GFLOP/s of the fused attention forward pass, as a fraction of ridge's
 // own sgemm at 2048^3 on the same threads, with the exp2 variant and the rescale count, and
 // --vs naive: the unfused reference (scores materialised, softmax, then a GEMM), alternated
-// with it in the same run. Decoding shapes (q_len <= 16) also show the rate K and V were read at
-// against the DRAM read bandwidth.
+// with it in the same run; the path that ran (the ISA's, or avx512_bf16 for bf16 products on
+// VDPBF16PS). Decoding also shows the rate K and V were read at against the DRAM read bandwidth.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -41,9 +41,6 @@ double seen_pairs(const Options& o) {
     pairs += static_cast<double>(std::clamp<std::int64_t>(i + o.kv_len - o.q_len + 1, 0, o.kv_len));
   return pairs;
 }
-
-// Query rows up to which a shape counts as decoding, bound by reading K and V.
-constexpr std::int64_t kDecodingRows = 16;
 
 // The unfused reference: per batch and query head, S = scale Q K^T in full (ridge::gemm), a
 // row-wise softmax with std::exp, then O = P V (ridge::gemm).
@@ -160,7 +157,8 @@ void bench(const Options& o) {
                      bshd<const bf16>(v16.data(), o.batch, o.kv_len, o.kv_heads, o.head_dim), ot,
                      options);
   };
-  const std::int64_t rescales = run().rescales;
+  const AttentionStats stats = run();
+  std::printf("path: %s%s\n", stats.kernel, stats.decoding ? ", decoding" : "");
 
   std::vector<Contender> contenders{{"ridge", [&] { run(); }, {}}};
   NaiveAttention naive(o, q.data(), k.data(), v.data(), naive_out.data());
@@ -172,7 +170,7 @@ void bench(const Options& o) {
   std::printf("%9s %7s %7s %9s", "ridge", "spread", "%sgemm", "rescales");
   if (vs_naive) std::printf(" %9s %7s %6s", "naive", "spread", "ratio");
   std::printf("\n%9.1f %6.1f%% %6.1f%% %9lld", mine.median, 100 * mine.spread(),
-              100 * mine.median / sgemm, static_cast<long long>(rescales));
+              100 * mine.median / sgemm, static_cast<long long>(stats.rescales));
   if (vs_naive) {
     const Summary theirs = summarize(contenders[1].rates);
     std::printf(" %9.1f %6.1f%% %5.2fx", theirs.median, 100 * theirs.spread(),
@@ -180,7 +178,7 @@ void bench(const Options& o) {
   }
   std::printf("\n");
   // Decoding reads all of K and V for few FLOP: the rate it reads them at is its measure.
-  if (o.q_len > kDecodingRows) return;
+  if (!stats.decoding) return;
   const double kv_bytes = 2.0 * k.size() * (bf16_inputs ? sizeof(bf16) : sizeof(float));
   const probe::Figure read_bw = dram_read_bandwidth(o.threads);
   const double kv_gbs = kv_bytes / (flop / (mine.median * 1e9)) * 1e-9;

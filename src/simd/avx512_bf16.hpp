@@ -1,0 +1,40 @@
+// Vector traits for bf16 pairs on AVX512_BF16: the AVX-512 float traits, except that a
+// register's 32-bit lanes each hold two bf16 numbers (the lower half first) and fma(a, b, c)
+// adds both lane products to c's float lane: VDPBF16PS, c + a.lo * b.lo + a.hi * b.hi, with
+// two of the products a float FMA does per lane. The GEMM micro-kernel (gemm/microkernel.hpp)
+// instantiated on these traits computes A B over pairs of the inner dimension: with A packed
+// [k / 2][MR] and B [k / 2][NR] in pairs, its kc is the pair count and C comes out in float.
+// The products are exact (8-bit by 8-bit significands) and summed in float; VDPBF16PS reads
+// bf16 subnormals as zero and writes float subnormals as zero, whatever MXCSR says.
+// Include only from sources compiled with the AVX512_BF16 flags (cmake/isa_flags.cmake).
+#pragma once
+
+#include <immintrin.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "simd/avx512.hpp"
+
+namespace ridge::simd {
+
+struct Avx512Bf16Pairs : Avx512<float> {
+  static constexpr const char* name = "avx512_bf16";
+
+  // The pair at p (stored as 32 bits in a float-sized slot) in every lane.
+  static reg broadcast(const float* p) {
+    std::uint32_t pair;
+    std::memcpy(&pair, p, sizeof(pair));
+    return _mm512_castsi512_ps(_mm512_set1_epi32(static_cast<int>(pair)));
+  }
+  static reg fma(reg a, reg b, reg c) {
+    return _mm512_dpbf16_ps(c, reinterpret_cast<__m512bh>(a), reinterpret_cast<__m512bh>(b));
+  }
+
+  // Two bf16 bit patterns as one pair lane: `low` is the pair's first element.
+  static std::uint32_t pair(std::uint16_t low, std::uint16_t high) {
+    return static_cast<std::uint32_t>(low) | static_cast<std::uint32_t>(high) << 16;
+  }
+};
+
+}  // namespace ridge::simd
