@@ -1,17 +1,20 @@
 // Decoding attention (flash-decoding, Dao et al. 2023), written once over the vector traits and
 // instantiated per ISA: a few query rows per key/value head (q_len x group of them) against a
-// long key/value cache. The work is reading K and V, once and in place, in address order: a
-// block of keys at a time, each key for every key/value head before the next key
-// ([seq][heads][head_dim] puts all heads of a key side by side; one head at a time would read
-// 512 of every 4096 bytes at head_dim 128 and 8 heads, a pattern the hardware prefetchers
-// follow poorly: 8-10 GB/s on 1 thread, against 22 for a plain read). The softmax is online
-// over the blocks, with lazy rescaling, as in the tile kernel.
+// long key/value cache. The work is reading K and V, once and in place, a block of keys at a
+// time for every key/value head ([seq][heads][head_dim] puts all heads of a key side by side,
+// so a block is one stretch of memory; one head at a time over all keys would read 512 of every
+// 4096 bytes at head_dim 128 and 8 heads, a pattern the hardware prefetchers follow poorly: 8-10
+// GB/s on 1 thread, against 22 for a plain read). The softmax is online over the blocks, with
+// lazy rescaling, as in the tile kernel.
 //
-// The blocks are software-pipelined: while a block is computed, the next block's keys (during
-// S) and values (during P V) are fetched into L2, so memory is busy in every phase. Fetching
-// only the current block's values during its S left memory idle through the softmax and P V, a
-// third of the time: 43-55% of the DRAM read bandwidth on 1 thread, against 72-89% pipelined
-// (Zen 4 VM, three runs each).
+// The blocks are software-pipelined: while a block is computed, the next block's keys and values
+// are fetched into L2, spread evenly over the work: each step of S that loads a vector of key j
+// fetches the same vector of key j + block, and each key's step of P V the next block's values
+// in the columns it reads. Memory is then busy in every phase. Fetching only the current block's
+// values during its S left it idle through the softmax and P V, a third of the time: 43-55% of
+// the DRAM read bandwidth on 1 thread, against 65-89% pipelined. Fetching into L1 (PREFETCHT0
+// or PREFETCHNTA rather than PREFETCHT1): 7.9-8.7 GB/s against 16-18 (1 thread, three runs
+// each; on Zen 4, presumably, those hold L1's few miss buffers for the whole DRAM latency).
 #pragma once
 
 #include <algorithm>
@@ -44,11 +47,13 @@ struct FlashDecode {
   // against 20.1 with one reduce_add per dot product.
   template <int Rows>
   static void dot_tile(const float* q, const In* k, std::int64_t key_stride, std::int64_t d,
-                       float scale, float* s, std::int64_t lds) {
+                       float scale, float* s, std::int64_t lds, std::int64_t ahead) {
     constexpr int Keys = W / Rows;
     reg acc[W];  // acc[r * Keys + j]
     for (int i = 0; i < W; ++i) acc[i] = V::zero();
     const auto step = [&](std::int64_t p, auto load_key, auto load_query) {
+      if (ahead != 0 && p % kLineElements == 0)
+        for (int j = 0; j < Keys; ++j) __builtin_prefetch(k + j * key_stride + p + ahead, 0, 2);
       reg kv[Keys];
       for (int j = 0; j < Keys; ++j) kv[j] = load_key(k + j * key_stride + p);
       for (int r = 0; r < Rows; ++r) {
@@ -77,15 +82,17 @@ struct FlashDecode {
   // chain's latency bound it).
   template <int Rows>
   static void dots(const float* q, const In* k, std::int64_t d, float scale, float* s,
-                   std::int64_t lds) {
+                   std::int64_t lds, std::int64_t ahead) {
     reg acc[Rows];
     for (int r = 0; r < Rows; ++r) acc[r] = V::zero();
     std::int64_t p = 0;
     for (; p + W <= d; p += W) {
+      if (ahead != 0 && p % kLineElements == 0) __builtin_prefetch(k + p + ahead, 0, 2);
       const reg kv = load_row<V>(k + p);
       for (int r = 0; r < Rows; ++r) acc[r] = V::fma(V::load(q + r * d + p), kv, acc[r]);
     }
     if (p < d) {
+      if (ahead != 0 && p % kLineElements == 0) __builtin_prefetch(k + p + ahead, 0, 2);
       const int lanes = static_cast<int>(d - p);
       const reg kv = load_row_partial<V>(k + p, lanes);
       for (int r = 0; r < Rows; ++r)
@@ -98,12 +105,14 @@ struct FlashDecode {
   // at k + j * key_stride): tiles of W / Rows keys, then the keys left over one at a time.
   template <int Rows>
   static void scores(const float* q, const In* k, std::int64_t key_stride, int keys, std::int64_t d,
-                     float scale, float* s, std::int64_t lds) {
+                     float scale, float* s, std::int64_t lds, std::int64_t ahead, int fetch_keys) {
     static_assert(W % Rows == 0);
     int j = 0;
     for (; j + W / Rows <= keys; j += W / Rows)
-      dot_tile<Rows>(q, k + j * key_stride, key_stride, d, scale, s + j, lds);
-    for (; j < keys; ++j) dots<Rows>(q, k + j * key_stride, d, scale, s + j, lds);
+      dot_tile<Rows>(q, k + j * key_stride, key_stride, d, scale, s + j, lds,
+                     j + W / Rows <= fetch_keys ? ahead : 0);
+    for (; j < keys; ++j)
+      dots<Rows>(q, k + j * key_stride, d, scale, s + j, lds, j < fetch_keys ? ahead : 0);
   }
 
   // o[r][c0, c0 + kColumnVectors W) += sum over keys j of p[r][j] v_j[c0, ...), for Rows rows
@@ -202,18 +211,19 @@ struct FlashDecode {
       for (int j1 = 0; j1 < keys; j1 += W) {
         const int step_keys = std::min(W, keys - j1);
         for (std::int64_t h = 0; h < heads; ++h) {
-          for (int j = j1; j < j1 + step_keys; ++j) {
-            if (j0 == kv0) fetch_into_l2(job.v.at(b, j0 + j, h));
-            if (j < next_keys) fetch_into_l2(job.k.at(b, j0 + block + j, h));
-          }
+          if (j0 == kv0)
+            for (int j = j1; j < j1 + step_keys; ++j) fetch_into_l2(job.v.at(b, j0 + j, h));
           const In* k = job.k.at(b, j0 + j1, h);
+          const int fetch_keys = std::clamp(next_keys - j1, 0, step_keys);
           std::int64_t r = 0;
           for (; r + kRowGroup <= rows; r += kRowGroup)
             scores<kRowGroup>(q + (h * rows + r) * d, k, key_stride, step_keys, d, job.scale_log2,
-                              s + (h * rows + r) * block + j1, block);
+                              s + (h * rows + r) * block + j1, block, block * key_stride,
+                              r == 0 ? fetch_keys : 0);
           for (; r < rows; ++r)
             scores<1>(q + (h * rows + r) * d, k, key_stride, step_keys, d, job.scale_log2,
-                      s + (h * rows + r) * block + j1, block);
+                      s + (h * rows + r) * block + j1, block, block * key_stride,
+                      r == 0 ? fetch_keys : 0);
         }
       }
       // The online softmax of each row over the block.
