@@ -52,7 +52,7 @@ struct AttentionStats {
   // lazy rescaling), which is exact because the sum uses the same maximum.
   std::int64_t rescales = 0;
   // The path that ran: the ISA's name ("generic", "avx2", "avx512"), or "avx512_bf16" where
-  // bf16 inputs multiply in Q K^T with AVX512_BF16's VDPBF16PS (not in decoding, yet).
+  // bf16 inputs multiply in Q K^T with AVX512_BF16's VDPBF16PS.
   const char* kernel = "";
   // Whether decoding ran (few query rows, long keys: K and V read in place, the keys split across
   // threads).

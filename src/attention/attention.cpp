@@ -167,7 +167,7 @@ AttentionStats run_attention(const Tensor4<const In>& q, const Tensor4<const In>
   AttentionStats stats;
   // Decoding reads keys and values in place, so only with contiguous head_dim.
   stats.decoding = q.seq * job.group <= kernel.rows && k.strides[3] == 1 && v.strides[3] == 1;
-  stats.kernel = stats.decoding ? kernel.decode_name : kernel.name;
+  stats.kernel = kernel.name;
   if (q.batch * q.seq * q.heads == 0) return stats;
   if (stats.decoding) {
     stats.rescales = decode(job, kernel);

@@ -21,6 +21,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include "attention/elements.hpp"
 #include "attention/exp2.hpp"
@@ -29,75 +30,102 @@
 
 namespace ridge::attention_detail {
 
-template <class V, Exp2 Variant, class In>
+// Pairs as FlashTile's: void (S on V, keys widened to float), or the traits of bf16 pairs
+// (In = bf16 on AVX512_BF16), whose lanes hold two key elements and whose fma is VDPBF16PS.
+template <class V, Exp2 Variant, class In, class Pairs = void>
 struct FlashDecode {
   using reg = typename V::reg;
   static constexpr int W = V::width;
+  static constexpr bool kPairs = !std::is_void_v<Pairs>;
+  using SV = std::conditional_t<kPairs, Pairs, V>;       // S's arithmetic
+  static constexpr int kLaneElements = kPairs ? 2 : 1;   // key elements per lane of S
   static constexpr int kLineElements = 64 / sizeof(In);  // a 64-byte cache line
   static constexpr int kRowGroup = 4;       // query rows sharing each load of a key or value
   static constexpr int kColumnVectors = 4;  // head_dim vectors per pass of P V: 16 accumulators
   static constexpr float kRescaleThreshold = 8.0f;  // as FlashTile's
   static constexpr float kMinusInfinity = -std::numeric_limits<float>::infinity();
 
-  // s[r * lds + j] = scale q_r . k_j for Rows query rows q_r = q + r * d and the W / Rows keys
-  // k_j = k + j * key_stride: each vector of a key or a query row is loaded once per step for
-  // the whole tile, and the tile's W dot products are summed across lanes together
-  // (transpose_add: about 3 instructions a sum, against 6-8 with reduce_add alone). Measured
-  // on 1 thread with K and V in the caches (kv_len 512, 8 heads of 128): 26.7 GB/s of K and V,
-  // against 20.1 with one reduce_add per dot product.
+  // Lanes [p, p + W) of S's inner dimension of key row k (d elements): elements p on, or pairs
+  // of them from 2p on; where the row ends inside them (Full false), its last elements only and
+  // zeros after, nothing read past the end.
+  template <bool Full>
+  static reg load_key(const In* k, std::int64_t p, std::int64_t d) {
+    const std::int64_t e = p * kLaneElements;
+    if constexpr (kPairs) {
+      return Full ? Pairs::load_pairs(&k[e].bits)
+                  : Pairs::load_pairs_partial(&k[e].bits, static_cast<int>(d - e));
+    } else {
+      return Full ? load_row<V>(k + e) : load_row_partial<V>(k + e, static_cast<int>(d - e));
+    }
+  }
+  // Lanes [p, p + W) of a query row laid out for S (depth lanes).
+  template <bool Full>
+  static reg load_query(const float* q, std::int64_t p, std::int64_t depth) {
+    return Full ? V::load(q + p) : V::load_partial(q + p, static_cast<int>(depth - p));
+  }
+  // Lanes up to which every step of W lanes holds whole vectors of key elements: the steps
+  // after it (at most one) take the Full = false loads. Deciding it once per step, not per key,
+  // keeps the steps' loops free of branches: with a branch per key GCC kept a tile's
+  // accumulators in memory.
+  static std::int64_t full_lanes(std::int64_t d) { return d / (W * kLaneElements) * W; }
+
+  // s[r * lds + j] = scale q_r . k_j for Rows query rows q_r (q + r * depth, laid out for S:
+  // elements.hpp) and the W / Rows keys k_j = k + j * key_stride: each vector of a key or a
+  // query row is loaded once per step for the whole tile, and the tile's W dot products are
+  // summed across lanes together (transpose_add: about 3 instructions a sum, against 6-8 with
+  // reduce_add alone). Measured on 1 thread with K and V in the caches (kv_len 512, 8 heads of
+  // 128): 26.7 GB/s of K and V, against 20.1 with one reduce_add per dot product. Each step also
+  // fetches the same place `ahead` elements on (the next block's keys) into L2, unless 0.
   template <int Rows>
   static void dot_tile(const float* q, const In* k, std::int64_t key_stride, std::int64_t d,
                        float scale, float* s, std::int64_t lds, std::int64_t ahead) {
     constexpr int Keys = W / Rows;
+    const std::int64_t depth = s_depth<Pairs>(d);
     reg acc[W];  // acc[r * Keys + j]
     for (int i = 0; i < W; ++i) acc[i] = V::zero();
-    const auto step = [&](std::int64_t p, auto load_key, auto load_query) {
-      if (ahead != 0 && p % kLineElements == 0)
-        for (int j = 0; j < Keys; ++j) __builtin_prefetch(k + j * key_stride + p + ahead, 0, 2);
+    const auto step = [&](std::int64_t p, auto full) {
+      constexpr bool Full = decltype(full)::value;
+      const std::int64_t e = p * kLaneElements;
+      if (ahead != 0 && e % kLineElements == 0)
+        for (int j = 0; j < Keys; ++j) __builtin_prefetch(k + j * key_stride + e + ahead, 0, 2);
       reg kv[Keys];
-      for (int j = 0; j < Keys; ++j) kv[j] = load_key(k + j * key_stride + p);
+      for (int j = 0; j < Keys; ++j) kv[j] = load_key<Full>(k + j * key_stride, p, d);
       for (int r = 0; r < Rows; ++r) {
-        const reg qv = load_query(q + r * d + p);
-        for (int j = 0; j < Keys; ++j) acc[r * Keys + j] = V::fma(qv, kv[j], acc[r * Keys + j]);
+        const reg qv = load_query<Full>(q + r * depth, p, depth);
+        for (int j = 0; j < Keys; ++j) acc[r * Keys + j] = SV::fma(qv, kv[j], acc[r * Keys + j]);
       }
     };
+    const std::int64_t full = full_lanes(d);
     std::int64_t p = 0;
-    for (; p + W <= d; p += W)
-      step(
-          p, [](const In* x) { return load_row<V>(x); }, [](const float* x) { return V::load(x); });
-    if (p < d) {
-      const int lanes = static_cast<int>(d - p);
-      step(
-          p, [lanes](const In* x) { return load_row_partial<V>(x, lanes); },
-          [lanes](const float* x) { return V::load_partial(x, lanes); });
-    }
+    for (; p < full; p += W) step(p, std::true_type{});
+    if (p < depth) step(p, std::false_type{});
     alignas(64) float sums[W];
     V::store(sums, V::mul(V::transpose_add(acc), V::set1(scale)));
     for (int r = 0; r < Rows; ++r)
       for (int j = 0; j < Keys; ++j) s[r * lds + j] = sums[r * Keys + j];
   }
 
-  // s[r * lds] = scale q_r . k for Rows query rows q_r = q + r * d: the key is loaded once for all
-  // of them, and their Rows accumulators are independent FMA chains (one row at a time, the
-  // chain's latency bound it).
+  // s[r * lds] = scale q_r . k for Rows query rows q_r = q + r * depth: the key is loaded once for
+  // all of them, and their Rows accumulators are independent FMA chains (one row at a time, the
+  // chain's latency bound it). Fetches `ahead` as dot_tile.
   template <int Rows>
   static void dots(const float* q, const In* k, std::int64_t d, float scale, float* s,
                    std::int64_t lds, std::int64_t ahead) {
+    const std::int64_t depth = s_depth<Pairs>(d);
     reg acc[Rows];
     for (int r = 0; r < Rows; ++r) acc[r] = V::zero();
-    std::int64_t p = 0;
-    for (; p + W <= d; p += W) {
-      if (ahead != 0 && p % kLineElements == 0) __builtin_prefetch(k + p + ahead, 0, 2);
-      const reg kv = load_row<V>(k + p);
-      for (int r = 0; r < Rows; ++r) acc[r] = V::fma(V::load(q + r * d + p), kv, acc[r]);
-    }
-    if (p < d) {
-      if (ahead != 0 && p % kLineElements == 0) __builtin_prefetch(k + p + ahead, 0, 2);
-      const int lanes = static_cast<int>(d - p);
-      const reg kv = load_row_partial<V>(k + p, lanes);
+    const auto step = [&](std::int64_t p, auto full) {
+      constexpr bool Full = decltype(full)::value;
+      const std::int64_t e = p * kLaneElements;
+      if (ahead != 0 && e % kLineElements == 0) __builtin_prefetch(k + e + ahead, 0, 2);
+      const reg kv = load_key<Full>(k, p, d);
       for (int r = 0; r < Rows; ++r)
-        acc[r] = V::fma(V::load_partial(q + r * d + p, lanes), kv, acc[r]);
-    }
+        acc[r] = SV::fma(load_query<Full>(q + r * depth, p, depth), kv, acc[r]);
+    };
+    const std::int64_t full = full_lanes(d);
+    std::int64_t p = 0;
+    for (; p < full; p += W) step(p, std::true_type{});
+    if (p < depth) step(p, std::false_type{});
     for (int r = 0; r < Rows; ++r) s[r * lds] = V::reduce_add(acc[r]) * scale;
   }
 
@@ -181,9 +209,10 @@ struct FlashDecode {
                           float* row_max, float* row_sum, float* o) {
     const std::int64_t d = job.q.head_dim, q_len = job.q.seq, kv_len = job.k.seq;
     const std::int64_t rows = q_len * job.group, heads = job.k.heads, all_rows = heads * rows;
+    const std::int64_t depth = s_depth<Pairs>(d);
     const int block = std::clamp(job.decode_block_keys, 1, kMaxDecodeBlockKeys);
-    // q [all_rows][d]; s [all_rows][block], scaled to the exp2 domain (as in FlashTile, S
-    // rather than Q: one rounding fewer)
+    // q [all_rows][depth], laid out for S; s [all_rows][block], scaled to the exp2 domain (as in
+    // FlashTile, S rather than Q: one rounding fewer)
     float* q = static_cast<float*>(detail::thread_scratch(detail::ScratchSlot::attention)
                                        .get(sizeof(float) * all_rows * (d + block)));
     float* s = q + all_rows * d;
@@ -191,7 +220,8 @@ struct FlashDecode {
     for (std::int64_t hr = 0; hr < all_rows; ++hr) {
       const std::int64_t h = hr / rows, r = hr % rows;
       const In* src = job.q.at(b, r % q_len, h * job.group + r / q_len);
-      for (std::int64_t p = 0; p < d; ++p) q[hr * d + p] = element(src + p * qs);
+      for (std::int64_t p = 0; p < depth; ++p)
+        put_s_element<Pairs>(q + hr * depth + p, src, p, d, qs);
     }
     std::fill_n(row_max, all_rows, kMinusInfinity);
     std::fill_n(row_sum, all_rows, 0.0f);
@@ -217,11 +247,11 @@ struct FlashDecode {
           const int fetch_keys = std::clamp(next_keys - j1, 0, step_keys);
           std::int64_t r = 0;
           for (; r + kRowGroup <= rows; r += kRowGroup)
-            scores<kRowGroup>(q + (h * rows + r) * d, k, key_stride, step_keys, d, job.scale_log2,
-                              s + (h * rows + r) * block + j1, block, block * key_stride,
-                              r == 0 ? fetch_keys : 0);
+            scores<kRowGroup>(q + (h * rows + r) * depth, k, key_stride, step_keys, d,
+                              job.scale_log2, s + (h * rows + r) * block + j1, block,
+                              block * key_stride, r == 0 ? fetch_keys : 0);
           for (; r < rows; ++r)
-            scores<1>(q + (h * rows + r) * d, k, key_stride, step_keys, d, job.scale_log2,
+            scores<1>(q + (h * rows + r) * depth, k, key_stride, step_keys, d, job.scale_log2,
                       s + (h * rows + r) * block + j1, block, block * key_stride,
                       r == 0 ? fetch_keys : 0);
         }

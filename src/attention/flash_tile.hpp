@@ -22,7 +22,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -56,42 +55,22 @@ struct FlashTile {
   // Keys rounded up to whole NR-key panels.
   static std::int64_t padded_keys(const Job<In>& job) { return (job.k.seq + NR - 1) / NR * NR; }
   static std::int64_t d_panels(const Job<In>& job) { return (job.q.head_dim + NR - 1) / NR; }
-  // S's inner dimension, in float-sized elements: head_dim, or its pairs.
-  static std::int64_t s_depth(const Job<In>& job) {
-    return kPairs ? (job.q.head_dim + 1) / 2 : job.q.head_dim;
-  }
-
   // Floats of one key/value head packed: K and V panels for every key.
   static std::int64_t panel_floats(const Job<In>& job) {
-    return padded_keys(job) * s_depth(job) + d_panels(job) * NR * padded_keys(job);
-  }
-
-  // Writes S's inner element p of the In row x (nullptr: a row of zeros; elements past d are
-  // zeros) to *dst: element p widened, or the bf16 pair (2p, 2p + 1) as it is, its 32 bits in
-  // the float's place.
-  static void put_s_element(float* dst, const In* x, std::int64_t p, std::int64_t d,
-                            std::int64_t stride) {
-    if constexpr (kPairs) {
-      const auto bits = [&](std::int64_t i) -> std::uint16_t {
-        return x != nullptr && i < d ? x[i * stride].bits : 0;
-      };
-      const std::uint32_t pair = Pairs::pair(bits(2 * p), bits(2 * p + 1));
-      std::memcpy(dst, &pair, sizeof(pair));
-    } else {
-      *dst = x != nullptr ? element(x + p * stride) : 0.0f;
-    }
+    return padded_keys(job) * s_depth<Pairs>(job.q.head_dim) +
+           d_panels(job) * NR * padded_keys(job);
   }
 
   // Packs key/value head `head` of batch b once for all the query tiles that read it (into the
   // thread's packed_b scratch; run() keeps its tiles in packed_a):
-  //   K: panels [depth][NR] per NR keys, S's inner element p of key j (put_s_element) at
-  //      k[(j / NR) * depth * NR + p * NR + j % NR], depth = s_depth;
+  //   K: panels [depth][NR] per NR keys, S's inner element p of key j (elements.hpp) at
+  //      k[(j / NR) * depth * NR + p * NR + j % NR], depth = s_depth (elements.hpp);
   //   V: panels [key][NR] per NR dims, V(key j, dim c) at v[(c / NR) * keys * NR + j * NR + c % NR]
   //      with keys = padded_keys;
   // zero past the last key and the last dim.
   static void pack(const Job<In>& job, std::int64_t b, std::int64_t head, float* panels) {
     const std::int64_t d = job.q.head_dim, keys = padded_keys(job), kv_len = job.k.seq;
-    const std::int64_t depth = s_depth(job);
+    const std::int64_t depth = s_depth<Pairs>(job.q.head_dim);
     const std::int64_t columns = d_panels(job) * NR;  // d rounded up to whole panels
     float* k = panels;
     float* v = panels + keys * depth;
@@ -99,7 +78,7 @@ struct FlashTile {
     for (std::int64_t j = 0; j < keys; ++j) {
       float* kdst = k + (j / NR) * depth * NR + j % NR;
       const In* ksrc = j < kv_len ? job.k.at(b, j, head) : nullptr;
-      for (std::int64_t p = 0; p < depth; ++p) put_s_element(kdst + p * NR, ksrc, p, d, ks);
+      for (std::int64_t p = 0; p < depth; ++p) put_s_element<Pairs>(kdst + p * NR, ksrc, p, d, ks);
       const In* vsrc = j < kv_len ? job.v.at(b, j, head) : nullptr;
       for (std::int64_t c = 0; c < columns; ++c)
         v[(c / NR) * keys * NR + j * NR + c % NR] =
@@ -112,7 +91,7 @@ struct FlashTile {
                           int rows, const float* panels) {
     const std::int64_t d = job.q.head_dim, q_len = job.q.seq, kv_len = job.k.seq;
     const std::int64_t keys_padded = padded_keys(job);
-    const std::int64_t depth = s_depth(job);
+    const std::int64_t depth = s_depth<Pairs>(job.q.head_dim);
     const float* k = panels;
     const float* v = panels + keys_padded * depth;
     // q [depth][MR], o [d][MR], s [kTileKeys][MR]
@@ -125,7 +104,7 @@ struct FlashTile {
     const std::int64_t qs = job.q.strides[3];
     for (int r = 0; r < MR; ++r) {
       const In* src = r < rows ? job.q.at(b, q0 + r, h) : nullptr;
-      for (std::int64_t p = 0; p < depth; ++p) put_s_element(q + p * MR + r, src, p, d, qs);
+      for (std::int64_t p = 0; p < depth; ++p) put_s_element<Pairs>(q + p * MR + r, src, p, d, qs);
     }
     std::fill(o, o + d * MR, 0.0f);
     alignas(64) float max_used[MR], sum[MR], factor[MR];
@@ -245,17 +224,15 @@ TileKernel<In> tile_kernel(Exp2 variant) {
   return variant == Exp2::cubic ? TileKernel<In>{&Cubic::panel_floats,
                                                  &Cubic::pack,
                                                  &Cubic::run,
-                                                 &FlashDecode<V, Exp2::cubic, In>::run,
+                                                 &FlashDecode<V, Exp2::cubic, In, Pairs>::run,
                                                  rows,
-                                                 name,
-                                                 V::name}
+                                                 name}
                                 : TileKernel<In>{&Accurate::panel_floats,
                                                  &Accurate::pack,
                                                  &Accurate::run,
-                                                 &FlashDecode<V, Exp2::accurate, In>::run,
+                                                 &FlashDecode<V, Exp2::accurate, In, Pairs>::run,
                                                  rows,
-                                                 name,
-                                                 V::name};
+                                                 name};
 }
 
 }  // namespace ridge::attention_detail

@@ -42,10 +42,8 @@ struct TileKernel {
   std::int64_t (*decode)(const Job<In>&, std::int64_t b, std::int64_t kv0, std::int64_t kv1,
                          float* row_max, float* row_sum, float* o) = nullptr;
   int rows = 0;  // query rows per tile: the GEMM micro-tile's MR
-  // The paths of run() and decode: the ISA's name, or "avx512_bf16" where bf16 Q K^T runs on
-  // VDPBF16PS.
+  // The path: the ISA's name, or "avx512_bf16" where bf16 Q K^T runs on VDPBF16PS.
   const char* name = "";
-  const char* decode_name = "";
 };
 
 template <class In>

@@ -31,6 +31,15 @@ struct Avx512Bf16Pairs : Avx512<float> {
     return _mm512_dpbf16_ps(c, reinterpret_cast<__m512bh>(a), reinterpret_cast<__m512bh>(b));
   }
 
+  // 2 x width bf16 from p, as width pairs; the first n only (n < 2 x width), the rest zero.
+  static reg load_pairs(const std::uint16_t* p) {
+    return _mm512_castsi512_ps(_mm512_loadu_si512(p));
+  }
+  static reg load_pairs_partial(const std::uint16_t* p, int n) {
+    return _mm512_castsi512_ps(
+        _mm512_maskz_loadu_epi16(static_cast<__mmask32>((1ull << n) - 1), p));
+  }
+
   // Two bf16 bit patterns as one pair lane: `low` is the pair's first element.
   static std::uint32_t pair(std::uint16_t low, std::uint16_t high) {
     return static_cast<std::uint32_t>(low) | static_cast<std::uint32_t>(high) << 16;
