@@ -80,6 +80,36 @@ TileKernelFactory<In> active_kernel() {
 // the queries, the merge) stay small next to reading its keys and values.
 constexpr std::int64_t kMinDecodeKeys = 512;
 
+// Decoding's key ranges per batch: enough for every thread to have work even for one sequence,
+// none shorter than kMinDecodeKeys.
+template <class In>
+std::int64_t decode_ranges(const Job<In>& job, int max_threads) {
+  return std::clamp<std::int64_t>((max_threads + job.q.batch - 1) / job.q.batch, 1,
+                                  std::max<std::int64_t>(1, job.k.seq / kMinDecodeKeys));
+}
+
+// Whether decoding (keys and values read in place, in ranges split across threads) runs rather
+// than the prefill tiles (K and V packed per key/value head and thread, MR rows of one query
+// head a tile). It needs head_dim contiguous in K and V. Measured (2 threads, 32 query and 8
+// key/value heads of 128, f32, GFLOP/s decoding against tiles):
+// - a key/value head's query rows (q_len x group) fit one tile: decoding, whatever the keys; the
+//   tiles would hold a few rows each (q_len 16 at 16384 keys: 141 against 27);
+// - up to 4 tiles of rows, where the key ranges give every thread work: decoding (q_len 32 at
+//   1024 keys: 111 against 91; q_len 100 and 128 at 16384 keys: 146 against 92 and 111), but
+//   not with one range for two threads (q_len 32 at 256 keys: 51 against 77);
+// - more rows: the tiles (q_len 256 at 16384 keys: 133 against 110; 32 heads of 256 rows at
+//   4096 keys: 90 against 58).
+// So the path, like decoding's key ranges, can depend on the thread count, and with it the
+// rounding; the tiles alone give the same bits on any number of threads.
+template <class In>
+bool decodes(const Job<In>& job, const TileKernel<In>& kernel) {
+  if (job.k.strides[3] != 1 || job.v.strides[3] != 1) return false;
+  const std::int64_t rows = job.q.seq * job.group;
+  if (rows <= kernel.rows) return true;
+  const int threads = detail::max_threads();
+  return rows <= 4 * kernel.rows && job.q.batch * decode_ranges(job, threads) >= threads;
+}
+
 // Keys per decoding block (flash_decode.hpp): the block being computed and the next one, being
 // fetched meanwhile, take half of L2; the other half keeps the queries, scores and outputs and
 // the lines in flight. Measured at 8 heads of 128 in f32 (8 KiB of K and V per key, 1 MiB L2,
@@ -94,11 +124,10 @@ int decode_block_keys(const Job<In>& job) {
   return static_cast<int>(std::clamp<std::int64_t>(l2 / 4 / key_bytes, 4, kMaxDecodeBlockKeys));
 }
 
-// Decoding: every key/value head's query rows fit one tile, so there are few of them and the
-// keys are many. Each batch's keys are split into ranges, enough for every thread to have work
-// even for one sequence (flash-decoding); each range's partial softmax (maximum, sum, weighted
-// values) per row is merged at the end, exactly: the ranges scale to a common maximum. Returns
-// the ranges' rescale count.
+// Decoding (where decodes() says): few query rows per key/value head, many keys. Each batch's
+// keys are split into decode_ranges() ranges (flash-decoding); each range's partial softmax
+// (maximum, sum, weighted values) per row is merged at the end, exactly: the ranges scale to a
+// common maximum. Returns the ranges' rescale count.
 template <class In>
 std::int64_t decode(Job<In> job, const TileKernel<In>& kernel) {
   job.decode_block_keys = decode_block_keys(job);
@@ -106,8 +135,7 @@ std::int64_t decode(Job<In> job, const TileKernel<In>& kernel) {
   const std::int64_t d = q.head_dim, kv_len = job.k.seq, q_len = q.seq;
   const std::int64_t rows = q_len * job.group, all_rows = job.k.heads * rows;
   const int max_threads = detail::max_threads();
-  const std::int64_t ranges = std::clamp<std::int64_t>(
-      (max_threads + q.batch - 1) / q.batch, 1, std::max<std::int64_t>(1, kv_len / kMinDecodeKeys));
+  const std::int64_t ranges = decode_ranges(job, max_threads);
   const std::int64_t range_keys = (kv_len + ranges - 1) / ranges;
   const std::int64_t tasks = q.batch * ranges;
   // Per task: every row's maximum, every row's sum, then every row's weighted values.
@@ -165,8 +193,7 @@ AttentionStats run_attention(const Tensor4<const In>& q, const Tensor4<const In>
 
   const TileKernel<In> kernel = factory(options.exp2);
   AttentionStats stats;
-  // Decoding reads keys and values in place, so only with contiguous head_dim.
-  stats.decoding = q.seq * job.group <= kernel.rows && k.strides[3] == 1 && v.strides[3] == 1;
+  stats.decoding = decodes(job, kernel);
   stats.kernel = kernel.name;
   if (q.batch * q.seq * q.heads == 0) return stats;
   if (stats.decoding) {

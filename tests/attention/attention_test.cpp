@@ -23,7 +23,9 @@ double bound(Exp2 variant) { return variant == Exp2::accurate ? 1e-5 : 2e-4; }
 
 class AttentionTest : public ::testing::Test {
  protected:
-  void SetUp() override { set_num_threads(0); }
+  // Two threads whatever the machine: whether a mid-sized shape decodes or runs the prefill
+  // tiles depends on the thread count (attention.cpp, decodes()).
+  void SetUp() override { set_num_threads(2); }
   void TearDown() override { set_num_threads(0); }
 
   // Runs one attention on random inputs (scores scaled by `magnitude`^2) and returns its error.
@@ -53,9 +55,18 @@ TEST_F(AttentionTest, GroupedQueryShapesAndOddSizes) {
       {2, 37, 53, 4, 2, 64},  // GQA, lengths off the 16-row and 64-key tiles
       {1, 16, 64, 3, 3, 32},  // MHA, exactly one tile
       {1, 17, 65, 8, 1, 80},  // MQA, one past each tile
-      {1, 5, 130, 2, 1, 96},  {1, 33, 29, 2, 2, 128}, {1, 9, 70, 2, 1, 256},
+      {1, 5, 130, 2, 1, 96},
+      {1, 33, 29, 2, 2, 128},
+      {1, 9, 70, 2, 1, 256},
       {1, 1, 300, 4, 2, 128},  // decoding: one query against a longer cache
-      {1, 20, 20, 1, 1, 1},   {1, 19, 41, 2, 1, 13},  {1, 7, 7, 1, 1, 33},
+      {1, 20, 20, 1, 1, 1},
+      {1, 19, 41, 2, 1, 13},
+      {1, 7, 7, 1, 1, 33},
+      // More query rows per key/value head than decoding takes on any path: the prefill tiles.
+      {2, 137, 53, 4, 2, 64},
+      {1, 131, 65, 8, 1, 80},
+      {1, 129, 29, 2, 2, 128},
+      {1, 150, 41, 2, 1, 13},
   };
   for (const Shape& s : shapes)
     for (Exp2 variant : {Exp2::accurate, Exp2::cubic})
@@ -131,12 +142,13 @@ TEST_F(AttentionTest, OtherStrides) {
 }
 
 // Tiles are independent, so the thread count does not change a single bit (beyond decoding,
-// whose key ranges follow the thread count).
+// whose key ranges and whose choice follow the thread count: 300 query rows per key/value head,
+// 150 queries of two heads, are more than decoding takes on any path).
 TEST_F(AttentionTest, ThreadCountDoesNotChangeResults) {
   std::vector<std::vector<float>> results;
   for (int threads : {1, 2, 3}) {
     set_num_threads(threads);
-    TestTensor q(2, 50, 4, 64), k(2, 70, 2, 64), v(2, 70, 2, 64), out(2, 50, 4, 64);
+    TestTensor q(2, 150, 4, 64), k(2, 70, 2, 64), v(2, 70, 2, 64), out(2, 150, 4, 64);
     std::mt19937 rng(5);
     q.fill_random(rng);
     k.fill_random(rng);
