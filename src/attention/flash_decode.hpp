@@ -20,7 +20,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <limits>
 #include <type_traits>
 
 #include "attention/elements.hpp"
@@ -42,8 +41,6 @@ struct FlashDecode {
   static constexpr int kLineElements = 64 / sizeof(In);  // a 64-byte cache line
   static constexpr int kRowGroup = 4;       // query rows sharing each load of a key or value
   static constexpr int kColumnVectors = 4;  // head_dim vectors per pass of P V: 16 accumulators
-  static constexpr float kRescaleThreshold = 8.0f;  // as FlashTile's
-  static constexpr float kMinusInfinity = -std::numeric_limits<float>::infinity();
 
   // Lanes [p, p + W) of S's inner dimension of key row k (d elements): elements p on, or pairs
   // of them from 2p on; where the row ends inside them (Full false), its last elements only and

@@ -22,7 +22,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <limits>
 #include <type_traits>
 
 #include "attention/elements.hpp"
@@ -46,11 +45,6 @@ struct FlashTile {
   // (12 KiB for AVX-512's 32 rows), a tile's packed K and V kTileKeys x head_dim each (48 KiB
   // at head_dim 128: L2).
   static constexpr int kTileKeys = 8 * NR;
-  // A rescale is due only when the running maximum grew by more than this (a factor 256 in the
-  // weights): until then the stale maximum keeps every weight below 256, far from float's
-  // range, and the result is exact because the row's sum uses the same maximum.
-  static constexpr float kRescaleThreshold = 8.0f;
-  static constexpr float kMinusInfinity = -std::numeric_limits<float>::infinity();
 
   // Keys rounded up to whole NR-key panels.
   static std::int64_t padded_keys(const Job<In>& job) { return (job.k.seq + NR - 1) / NR * NR; }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 
 #include "ridge/attention.hpp"
 
@@ -9,6 +10,14 @@ namespace ridge::attention_detail {
 
 // The most keys per block in decoding.
 inline constexpr int kMaxDecodeBlockKeys = 64;
+
+// The online softmax's lazy rescaling (FlashAttention-4), in both kernels: a rescale is due only
+// when a row's running maximum grew by more than this (a factor 256 in the weights); until then
+// the stale maximum keeps every weight below 256, far from float's range, and the result is
+// exact because the row's sum uses the same maximum.
+inline constexpr float kRescaleThreshold = 8.0f;
+// A row's running maximum before it has seen a key.
+inline constexpr float kMinusInfinity = -std::numeric_limits<float>::infinity();
 
 // In: the inputs' element type, float or bf16.
 template <class In>

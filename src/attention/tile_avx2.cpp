@@ -1,13 +1,15 @@
 // The attention tile for the avx2 path (compiled with its ISA flags, see src/CMakeLists.txt).
 #include "attention/flash_tile.hpp"
+#include "gemm/micro_tiles.hpp"
 #include "simd/avx2.hpp"
 
 namespace ridge::attention_detail {
 
-// The micro-tile of the avx2 GEMM (gemm/isa_avx2.cpp): 2 vectors of query rows by 6 columns.
+// The micro-tile of the avx2 GEMM: MV vectors of query rows by NR keys (or head_dim columns).
 template <class In>
 TileKernel<In> avx2_tile_kernel(Exp2 variant) {
-  return tile_kernel<simd::Avx2<float>, 2, 6, In>(variant);
+  return tile_kernel<simd::Avx2<float>, gemm_detail::kAvx2MicroTile.mv,
+                     gemm_detail::kAvx2MicroTile.nr, In>(variant);
 }
 template TileKernel<float> avx2_tile_kernel<float>(Exp2);
 template TileKernel<bf16> avx2_tile_kernel<bf16>(Exp2);

@@ -6,16 +6,18 @@
 // GFLOP/s, 6x4 60; 32 x 4096 x 4096: 68 and 87.
 // Narrow tiles (small problems, B in L1): 8 accumulators, twice the 4 FMAs in flight (Zen 4: one
 // 512-bit FMA per cycle, 4-cycle latency), so 32 x 4 (float) and 16 x 4 (double).
+// The MV x NR shape itself is in gemm/micro_tiles.hpp, shared with attention.
 #include "gemm/loops.hpp"
+#include "gemm/micro_tiles.hpp"
 #include "simd/avx512.hpp"
 
 namespace ridge::gemm_detail {
 
 KernelSet<float> avx512_kernels_f32() {
-  return make_kernel_set<simd::Avx512<float>, 2, 12, 6, 4, 8>();
+  return make_kernel_set<simd::Avx512<float>, kAvx512MicroTile.mv, kAvx512MicroTile.nr, 6, 4, 8>();
 }
 KernelSet<double> avx512_kernels_f64() {
-  return make_kernel_set<simd::Avx512<double>, 2, 12, 6, 4, 8>();
+  return make_kernel_set<simd::Avx512<double>, kAvx512MicroTile.mv, kAvx512MicroTile.nr, 6, 4, 8>();
 }
 
 }  // namespace ridge::gemm_detail

@@ -56,6 +56,10 @@ void add_threads_and_runs(CLI::App& cmd, int& threads, int& runs) {
       ->check(CLI::Range(1, 1000));
 }
 
+void add_blas_dtype(CLI::App& cmd, std::string& dtype) {
+  cmd.add_option("--dtype", dtype, "f32 or f64")->check(CLI::IsMember({"f32", "f64"}));
+}
+
 void add_peer_libraries(CLI::App& cmd, std::vector<std::string>& peers) {
   cmd.add_option("--vs", peers, "Peer library: openblas, blis, onednn or a path (repeatable)");
 }

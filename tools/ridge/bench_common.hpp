@@ -19,6 +19,17 @@ namespace ridge::cli {
 void add_threads_and_runs(CLI::App& cmd, int& threads, int& runs);
 // --vs, the BLAS peers: openblas, blis, onednn or a path (repeatable).
 void add_peer_libraries(CLI::App& cmd, std::vector<std::string>& peers);
+// --dtype f32 or f64, for the BLAS benches; with_dtype runs f.template operator()<T>() on the
+// type it names.
+void add_blas_dtype(CLI::App& cmd, std::string& dtype);
+template <class F>
+void with_dtype(const std::string& dtype, F&& f) {
+  if (dtype == "f32") {
+    f.template operator()<float>();
+  } else {
+    f.template operator()<double>();
+  }
+}
 
 // Sets ridge's thread count (`threads` <= 0: all CPUs, written back), loads the peers named by
 // `specs` with the same count, and pins this thread to the first CPU when it runs alone.

@@ -129,7 +129,7 @@ void add_bench_gemm_command(CLI::App& bench_app) {
   CLI::App* cmd = bench_app.add_subcommand("gemm", "GEMM GFLOP/s over a shape sweep");
   static Options o;
   cmd->add_option("--shapes", o.shapes, "Comma-separated MxNxK list (default: the issue's sweep)");
-  cmd->add_option("--dtype", o.dtype, "f32 or f64")->check(CLI::IsMember({"f32", "f64"}));
+  add_blas_dtype(*cmd, o.dtype);
   cmd->add_option("--op", o.op, "Transpositions of A and B (row-major storage): nn, nt, tn or tt")
       ->check(CLI::IsMember({"nn", "nt", "tn", "tt"}));
   add_threads_and_runs(*cmd, o.threads, o.runs);
@@ -137,11 +137,7 @@ void add_bench_gemm_command(CLI::App& bench_app) {
   cmd->callback([] {
     const std::vector<std::unique_ptr<PeerLibrary>> peers =
         set_up_threads_and_peers(o.threads, o.peers);
-    if (o.dtype == "f32") {
-      bench<float>(o, peers);
-    } else {
-      bench<double>(o, peers);
-    }
+    with_dtype(o.dtype, [&]<class T>() { bench<T>(o, peers); });
   });
 }
 

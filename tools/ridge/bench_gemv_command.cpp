@@ -127,7 +127,7 @@ void add_bench_gemv_command(CLI::App& bench_app) {
   static Options o;
   cmd->add_option("--shapes", o.shapes, "Comma-separated MxN list, A as stored")
       ->capture_default_str();
-  cmd->add_option("--dtype", o.dtype, "f32 or f64")->check(CLI::IsMember({"f32", "f64"}));
+  add_blas_dtype(*cmd, o.dtype);
   cmd->add_option("--trans", o.trans, "op(A): n (A), t (A^T) or both (one table each)")
       ->check(CLI::IsMember({"n", "t", "both"}));
   add_threads_and_runs(*cmd, o.threads, o.runs);
@@ -135,11 +135,7 @@ void add_bench_gemv_command(CLI::App& bench_app) {
   cmd->callback([] {
     const std::vector<std::unique_ptr<PeerLibrary>> peers =
         set_up_threads_and_peers(o.threads, o.peers);
-    if (o.dtype == "f32") {
-      bench<float>(o, peers);
-    } else {
-      bench<double>(o, peers);
-    }
+    with_dtype(o.dtype, [&]<class T>() { bench<T>(o, peers); });
   });
 }
 
