@@ -1,5 +1,10 @@
-# Compiler flags for each instruction-set path. A source compiled with these flags must only run
-# after run-time dispatch has checked that the CPU (and the OS, via XGETBV) supports the ISA.
+# Per-ISA code: each instruction-set path's translation units form one object library compiled
+# with that ISA's flags. A unit compiled with these flags must only run after run-time dispatch
+# has checked that the CPU (and the OS, via XGETBV) supports the ISA, so nothing it compiles may
+# be shared with another path (src/simd/isa_unit.hpp): GCC builds these units with
+# -fwhole-program, which gives every function and template instantiation in them internal
+# linkage except the entry points marked RIDGE_ISA_ENTRY. tests/isa/check_isa_symbols.sh checks
+# the built objects.
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
   set(RIDGE_X86 ON)
   set(RIDGE_AVX2_FLAGS -mavx2 -mfma)
@@ -9,12 +14,30 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
 else()
   set(RIDGE_X86 OFF)
 endif()
+set(RIDGE_GENERIC_FLAGS "")
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  set(RIDGE_ISA_LINKAGE_FLAGS -fwhole-program)
+else()
+  set(RIDGE_ISA_LINKAGE_FLAGS "")
+  message(WARNING "ridge: per-ISA units keep external linkage with ${CMAKE_CXX_COMPILER_ID}; "
+                  "the ISA symbol test will show what the linker could share between paths")
+endif()
 
-# ridge_isa_sources(<isa> <file>...): give per-ISA translation units their flags.
-function(ridge_isa_sources isa)
+# The ISA paths built here, in order, and their object libraries (ridge_isa_<isa>).
+set(RIDGE_ISAS generic)
+if(RIDGE_X86)
+  list(APPEND RIDGE_ISAS avx2 avx512 avx512_bf16)
+endif()
+
+# ridge_isa_library(<isa> <source>...): the object library of one ISA path's units.
+function(ridge_isa_library isa)
   string(TOUPPER "${isa}" upper)
-  set(flags ${RIDGE_${upper}_FLAGS})
-  foreach(file IN LISTS ARGN)
-    set_source_files_properties(${file} PROPERTIES COMPILE_OPTIONS "${flags}")
-  endforeach()
+  add_library(ridge_isa_${isa} OBJECT ${ARGN})
+  target_compile_options(ridge_isa_${isa} PRIVATE ${RIDGE_WARNINGS} ${RIDGE_${upper}_FLAGS}
+    ${RIDGE_ISA_LINKAGE_FLAGS})
+  target_include_directories(ridge_isa_${isa} PRIVATE ${PROJECT_SOURCE_DIR}/include
+    ${PROJECT_SOURCE_DIR}/src)
+  target_compile_definitions(ridge_isa_${isa} PRIVATE RIDGE_BUILDING_LIBRARY)
+  set_target_properties(ridge_isa_${isa} PROPERTIES CXX_VISIBILITY_PRESET hidden
+    VISIBILITY_INLINES_HIDDEN ON)
 endfunction()

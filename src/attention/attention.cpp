@@ -4,27 +4,27 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstddef>
 #include <cmath>
 #include <limits>
 #include <numbers>
 #include <string>
 #include <type_traits>
-#include <vector>
 
 #include "attention/job.hpp"
 #include "ridge/isa.hpp"
 #include "ridge/machine.hpp"
-#include "runtime/aligned_buffer.hpp"
 #include "runtime/errors.hpp"
 #include "runtime/settings.hpp"
 #include "runtime/thread_pool.hpp"
+#include "runtime/workspace.hpp"
 
 namespace ridge {
 namespace attention_detail {
 namespace {
 
 [[noreturn]] void invalid(const std::string& message) {
-  detail::invalid_argument("ridge::attention", message);
+  runtime::invalid_argument("ridge::attention", message);
 }
 
 template <class T>
@@ -62,17 +62,21 @@ void validate(const Job<In>& job) {
 // the CPU has AVX512_BF16.
 template <class In>
 TileKernelFactory<In> active_kernel() {
+  constexpr bool f32 = std::is_same_v<In, float>;
   switch (active_isa()) {
 #if defined(__x86_64__)
     case Isa::avx512:
-      if constexpr (std::is_same_v<In, bf16>)
-        if (Machine::current().isa.avx512_bf16) return &avx512_bf16_tile_kernel;
-      return &avx512_tile_kernel<In>;
+      if constexpr (f32) {
+        return &avx512::attention_kernel_f32;
+      } else {
+        if (Machine::current().isa.avx512_bf16) return &avx512_bf16::attention_kernel_bf16;
+        return &avx512::attention_kernel_bf16;
+      }
     case Isa::avx2:
-      return &avx2_tile_kernel<In>;
+      if constexpr (f32) return &avx2::attention_kernel_f32; else return &avx2::attention_kernel_bf16;
 #endif
     default:
-      return &generic_tile_kernel<In>;
+      if constexpr (f32) return &generic::attention_kernel_f32; else return &generic::attention_kernel_bf16;
   }
 }
 
@@ -106,7 +110,7 @@ bool decodes(const Job<In>& job, const TileKernel<In>& kernel) {
   if (job.k.strides[3] != 1 || job.v.strides[3] != 1) return false;
   const std::int64_t rows = job.q.seq * job.group;
   if (rows <= kernel.rows) return true;
-  const int threads = detail::max_threads();
+  const int threads = runtime::max_threads();
   return rows <= 4 * kernel.rows && job.q.batch * decode_ranges(job, threads) >= threads;
 }
 
@@ -117,8 +121,8 @@ bool decodes(const Job<In>& job, const TileKernel<In>& kernel) {
 // 72-89% of the DRAM read bandwidth, in all of it (64 keys) 68-75%.
 template <class In>
 int decode_block_keys(const Job<In>& job) {
-  std::int64_t l2 = Machine::current().data_cache(2).size_bytes;
-  if (l2 == 0) l2 = 256 << 10;  // unknown: a small L2
+  // Machine fills a level the CPU does not describe with a stated assumption, so this is > 0.
+  const std::int64_t l2 = Machine::current().data_cache(2).size_bytes;
   const std::int64_t key_bytes =
       2 * job.k.heads * job.q.head_dim * static_cast<std::int64_t>(sizeof(In));
   return static_cast<int>(std::clamp<std::int64_t>(l2 / 4 / key_bytes, 4, kMaxDecodeBlockKeys));
@@ -134,32 +138,38 @@ std::int64_t decode(Job<In> job, const TileKernel<In>& kernel) {
   const auto& q = job.q;
   const std::int64_t d = q.head_dim, kv_len = job.k.seq, q_len = q.seq;
   const std::int64_t rows = q_len * job.group, all_rows = job.k.heads * rows;
-  const int max_threads = detail::max_threads();
+  const int max_threads = runtime::max_threads();
   const std::int64_t ranges = decode_ranges(job, max_threads);
   const std::int64_t range_keys = (kv_len + ranges - 1) / ranges;
   const std::int64_t tasks = q.batch * ranges;
   // Per task: every row's maximum, every row's sum, then every row's weighted values.
   const std::int64_t task_floats = all_rows * (2 + d);
-  std::vector<float> partials(static_cast<std::size_t>(tasks * task_floats));
   const int threads = static_cast<int>(std::min<std::int64_t>(max_threads, tasks));
+  // The workspace: the tasks' partial results, the merge's sums, each thread's own buffers.
+  const std::size_t partial_bytes = runtime::pages_for<float>(tasks * task_floats);
+  const std::size_t acc_bytes = runtime::pages_for<double>(d);
+  const std::size_t thread_bytes = runtime::pages_for<float>(kernel.decode_floats(job));
+  std::byte* work = runtime::workspace(partial_bytes + acc_bytes + threads * thread_bytes);
+  float* partials = reinterpret_cast<float*>(work);
+  double* acc = reinterpret_cast<double*>(work + partial_bytes);
   std::atomic<std::int64_t> rescales{0};
-  detail::parallel_run(threads, [&](int task) {
+  runtime::parallel_run(threads, [&](int task) {
+    float* own = reinterpret_cast<float*>(work + partial_bytes + acc_bytes + task * thread_bytes);
     std::int64_t mine = 0;
     for (std::int64_t t = task; t < tasks; t += threads) {
       const std::int64_t kv0 = std::min(kv_len, t % ranges * range_keys);
-      float* part = partials.data() + t * task_floats;
+      float* part = partials + t * task_floats;
       mine += kernel.decode(job, t / ranges, kv0, std::min(kv_len, kv0 + range_keys), part,
-                            part + all_rows, part + 2 * all_rows);
+                            part + all_rows, part + 2 * all_rows, own);
     }
     rescales += mine;
   });
-  std::vector<double> acc(static_cast<std::size_t>(d));
   for (std::int64_t b = 0; b < q.batch; ++b)
     for (std::int64_t hr = 0; hr < all_rows; ++hr) {
-      const float* first = partials.data() + b * ranges * task_floats;
+      const float* first = partials + b * ranges * task_floats;
       float top = -std::numeric_limits<float>::infinity();
       for (std::int64_t c = 0; c < ranges; ++c) top = std::max(top, first[c * task_floats + hr]);
-      std::fill(acc.begin(), acc.end(), 0.0);
+      std::fill(acc, acc + d, 0.0);
       double total = 0;
       if (top != -std::numeric_limits<float>::infinity())
         for (std::int64_t c = 0; c < ranges; ++c) {
@@ -210,12 +220,15 @@ AttentionStats run_attention(const Tensor4<const In>& q, const Tensor4<const In>
   const std::int64_t row_tiles = (q.seq + kernel.rows - 1) / kernel.rows;
   const std::int64_t tiles_per_kv_head = job.group * row_tiles;
   const std::int64_t tiles = q.batch * k.heads * tiles_per_kv_head;
-  const int threads = static_cast<int>(std::min<std::int64_t>(detail::max_threads(), tiles));
-  const std::int64_t panel_floats = kernel.panel_floats(job);
+  const int threads = static_cast<int>(std::min<std::int64_t>(runtime::max_threads(), tiles));
+  // Each thread's workspace: a key/value head's packed panels, then its tile's buffers.
+  const std::size_t panel_bytes = runtime::pages_for<float>(kernel.panel_floats(job));
+  const std::size_t thread_bytes = panel_bytes + runtime::pages_for<float>(kernel.tile_floats(job));
+  std::byte* work = runtime::workspace(threads * thread_bytes);
   std::atomic<std::int64_t> rescales{0};
-  detail::parallel_run(threads, [&](int task) {
-    float* packed = static_cast<float*>(
-        detail::thread_scratch(detail::ScratchSlot::packed_b).get(sizeof(float) * panel_floats));
+  runtime::parallel_run(threads, [&](int task) {
+    float* packed = reinterpret_cast<float*>(work + task * thread_bytes);
+    float* tile = reinterpret_cast<float*>(work + task * thread_bytes + panel_bytes);
     std::int64_t packed_unit = -1, mine = 0;
     for (std::int64_t t = task; t < tiles; t += threads) {
       const std::int64_t unit = t / tiles_per_kv_head, batch = unit / k.heads,
@@ -228,7 +241,8 @@ AttentionStats run_attention(const Tensor4<const In>& q, const Tensor4<const In>
       }
       const std::int64_t q0 = row_tile * kernel.rows;
       mine += kernel.run(job, batch, kv_head * job.group + head_in_group, q0,
-                         static_cast<int>(std::min<std::int64_t>(kernel.rows, q.seq - q0)), packed);
+                         static_cast<int>(std::min<std::int64_t>(kernel.rows, q.seq - q0)), packed,
+                         tile);
     }
     rescales += mine;
   });

@@ -25,7 +25,6 @@
 #include "attention/elements.hpp"
 #include "attention/exp2.hpp"
 #include "attention/job.hpp"
-#include "runtime/aligned_buffer.hpp"
 
 namespace ridge::attention_detail {
 
@@ -199,20 +198,27 @@ struct FlashDecode {
     }
   }
 
+  static int block_keys(const Job<In>& job) {
+    return std::clamp(job.decode_block_keys, 1, kMaxDecodeBlockKeys);
+  }
+  // Floats of run()'s own buffers: q [all_rows][depth] and s [all_rows][block].
+  static std::int64_t work_floats(const Job<In>& job) {
+    return job.k.heads * job.q.seq * job.group * (job.q.head_dim + block_keys(job));
+  }
+
   // Every key/value head of batch b against keys [kv0, kv1): for row r of head h (index
   // h * rows + r, rows = q_len x group), the maximum score, the sum of the weights and the
   // weighted values [head_dim], as TileKernel::decode describes; returns the rescale count.
-  // Needs head_dim stride 1 in k and v (attention.cpp checks).
+  // Needs head_dim stride 1 in k and v (attention.cpp checks). work: work_floats() floats.
   static std::int64_t run(const Job<In>& job, std::int64_t b, std::int64_t kv0, std::int64_t kv1,
-                          float* row_max, float* row_sum, float* o) {
+                          float* row_max, float* row_sum, float* o, float* work) {
     const std::int64_t d = job.q.head_dim, q_len = job.q.seq, kv_len = job.k.seq;
     const std::int64_t rows = q_len * job.group, heads = job.k.heads, all_rows = heads * rows;
     const std::int64_t depth = s_depth<Pairs>(d);
-    const int block = std::clamp(job.decode_block_keys, 1, kMaxDecodeBlockKeys);
+    const int block = block_keys(job);
     // q [all_rows][depth], laid out for S; s [all_rows][block], scaled to the exp2 domain (as in
     // FlashTile, S rather than Q: one rounding fewer)
-    float* q = static_cast<float*>(detail::thread_scratch(detail::ScratchSlot::attention)
-                                       .get(sizeof(float) * all_rows * (d + block)));
+    float* q = work;
     float* s = q + all_rows * d;
     const std::int64_t qs = job.q.strides[3];
     for (std::int64_t hr = 0; hr < all_rows; ++hr) {

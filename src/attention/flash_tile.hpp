@@ -2,7 +2,7 @@
 // ISA: MR query rows (the GEMM micro-tile's height) against the keys they see, kTileKeys at a
 // time, with the online softmax (Milakov and Gimelshein 2018; FlashAttention, Dao et al. 2022)
 // and FlashAttention-4's lazy rescaling. Both products run on the GEMM micro-kernel
-// (gemm/microkernel.hpp) with packed operands:
+// (kernels/microkernel.hpp) with packed operands:
 //   S = Q K^T:  A = Q^T packed [d][MR], B = K packed into panels [d][NR], C = S stored
 //               [key][MR], then scaled by scale * log2(e) (the exp2 domain).
 //   O += P V:   A = P, which is S's buffer [key][MR] after the softmax, B = V packed into
@@ -28,8 +28,8 @@
 #include "attention/exp2.hpp"
 #include "attention/flash_decode.hpp"
 #include "attention/job.hpp"
-#include "gemm/microkernel.hpp"
-#include "runtime/aligned_buffer.hpp"
+#include "kernels/microkernel.hpp"
+#include "kernels/tile_shapes.hpp"
 
 namespace ridge::attention_detail {
 
@@ -55,8 +55,12 @@ struct FlashTile {
            d_panels(job) * NR * padded_keys(job);
   }
 
-  // Packs key/value head `head` of batch b once for all the query tiles that read it (into the
-  // thread's packed_b scratch; run() keeps its tiles in packed_a):
+  // Floats of run()'s own buffers: q [depth][MR], o [d][MR], s [kTileKeys][MR].
+  static std::int64_t tile_floats(const Job<In>& job) {
+    return (2 * job.q.head_dim + kTileKeys) * MR;
+  }
+
+  // Packs key/value head `head` of batch b once for all the query tiles that read it:
   //   K: panels [depth][NR] per NR keys, S's inner element p of key j (elements.hpp) at
   //      k[(j / NR) * depth * NR + p * NR + j % NR], depth = s_depth (elements.hpp);
   //   V: panels [key][NR] per NR dims, V(key j, dim c) at v[(c / NR) * keys * NR + j * NR + c % NR]
@@ -80,17 +84,17 @@ struct FlashTile {
     }
   }
 
-  // panels: pack()'s output for the key/value head that query head h reads.
+  // panels: pack()'s output for the key/value head that query head h reads; tile:
+  // tile_floats() floats.
   static std::int64_t run(const Job<In>& job, std::int64_t b, std::int64_t h, std::int64_t q0,
-                          int rows, const float* panels) {
+                          int rows, const float* panels, float* tile) {
     const std::int64_t d = job.q.head_dim, q_len = job.q.seq, kv_len = job.k.seq;
     const std::int64_t keys_padded = padded_keys(job);
     const std::int64_t depth = s_depth<Pairs>(job.q.head_dim);
     const float* k = panels;
     const float* v = panels + keys_padded * depth;
     // q [depth][MR], o [d][MR], s [kTileKeys][MR]
-    float* q = static_cast<float*>(detail::thread_scratch(detail::ScratchSlot::packed_a)
-                                       .get(sizeof(float) * (2 * d + kTileKeys) * MR));
+    float* q = tile;
     float* o = q + d * MR;
     float* s = o + d * MR;
 
@@ -119,9 +123,10 @@ struct FlashTile {
       // S = Q K^T, NR keys per micro-tile.
       using SV = std::conditional_t<kPairs, Pairs, V>;
       for (int j0 = 0; j0 < keys; j0 += NR)
-        gemm_detail::micro_tile<SV, MV, NR>(
-            depth, q, MR, gemm_detail::PackedB<SV, NR>{k + (kv0 + j0) / NR * depth * NR},
-            s + j0 * MR, MR, 1.0f, 0.0f, MR, std::min(NR, keys - j0), true);
+        kernels::micro_tile<SV, MV, NR>(
+            depth, kernels::PanelA<float>{q, MR},
+            kernels::PackedB<SV, NR>{k + (kv0 + j0) / NR * depth * NR},
+            kernels::TileC<float>{s + j0 * MR, MR, MR, std::min(NR, keys - j0), 1.0f, 0.0f});
       // Under a causal mask, key j is hidden from the rows before first_row(j): a prefix,
       // since each row sees one key more than the row before. Only tiles that reach past the
       // first row's last key have any.
@@ -184,10 +189,12 @@ struct FlashTile {
 
       // O += P V, NR head_dim columns per micro-tile.
       for (std::int64_t c0 = 0; c0 < d; c0 += NR)
-        gemm_detail::micro_tile<V, MV, NR>(
-            keys, s, MR, gemm_detail::PackedB<V, NR>{v + (c0 / NR) * keys_padded * NR + kv0 * NR},
-            o + c0 * MR, MR, 1.0f, 1.0f, MR, static_cast<int>(std::min<std::int64_t>(NR, d - c0)),
-            true);
+        kernels::micro_tile<V, MV, NR>(
+            keys, kernels::PanelA<float>{s, MR},
+            kernels::PackedB<V, NR>{v + (c0 / NR) * keys_padded * NR + kv0 * NR},
+            kernels::TileC<float>{o + c0 * MR, MR, MR,
+                                  static_cast<int>(std::min<std::int64_t>(NR, d - c0)), 1.0f,
+                                  1.0f});
     }
 
     const std::int64_t os = job.out.strides[3];
@@ -201,11 +208,10 @@ struct FlashTile {
   }
 };
 
-// The tile kernel of one ISA (MV vectors by NR columns, its GEMM micro-tile) for `variant`;
-// Pairs as FlashTile's.
-template <class V, int MV, int NR, class In, class Pairs = void>
+// The tile kernel of one ISA (its GEMM micro-tile, kernels/tile_shapes.hpp) for `variant`; Pairs
+// as FlashTile's.
+template <class V, kernels::TileShape Shape, class In, class Pairs = void>
 TileKernel<In> tile_kernel(Exp2 variant) {
-  constexpr int rows = MV * V::width;
   constexpr const char* name = [] {
     if constexpr (std::is_void_v<Pairs>) {
       return V::name;
@@ -213,20 +219,15 @@ TileKernel<In> tile_kernel(Exp2 variant) {
       return Pairs::name;
     }
   }();
-  using Cubic = FlashTile<V, MV, NR, Exp2::cubic, In, Pairs>;
-  using Accurate = FlashTile<V, MV, NR, Exp2::accurate, In, Pairs>;
-  return variant == Exp2::cubic ? TileKernel<In>{&Cubic::panel_floats,
-                                                 &Cubic::pack,
-                                                 &Cubic::run,
-                                                 &FlashDecode<V, Exp2::cubic, In, Pairs>::run,
-                                                 rows,
-                                                 name}
-                                : TileKernel<In>{&Accurate::panel_floats,
-                                                 &Accurate::pack,
-                                                 &Accurate::run,
-                                                 &FlashDecode<V, Exp2::accurate, In, Pairs>::run,
-                                                 rows,
-                                                 name};
+  const auto make = [&]<Exp2 Variant>() {
+    using Tile = FlashTile<V, Shape.mv, Shape.nr, Variant, In, Pairs>;
+    using Decode = FlashDecode<V, Variant, In, Pairs>;
+    return TileKernel<In>{&Tile::panel_floats, &Tile::tile_floats,   &Tile::pack,
+                          &Tile::run,          &Decode::work_floats, &Decode::run,
+                          Tile::MR,            name};
+  };
+  return variant == Exp2::cubic ? make.template operator()<Exp2::cubic>()
+                                : make.template operator()<Exp2::accurate>();
 }
 
 }  // namespace ridge::attention_detail

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "ridge/attention.hpp"
+#include "simd/isa_unit.hpp"
 
 namespace ridge::attention_detail {
 
@@ -33,23 +34,26 @@ struct Job {
 
 // One ISA's tile kernel. pack() lays out key/value head `head` of batch b for every query tile
 // that reads it, in panel_floats() floats; run() computes out for query rows [q0, q0 + rows) of
-// batch b, query head h (rows <= TileKernel::rows) from those panels and returns the rows'
-// rescale count.
-// Packed panels are float whatever In is.
+// batch b, query head h (rows <= TileKernel::rows) from those panels, in tile_floats() floats of
+// its own, and returns the rows' rescale count. Packed panels are float whatever In is. The
+// driver reserves every buffer (runtime/workspace.hpp): the kernels never allocate.
 template <class In>
 struct TileKernel {
   std::int64_t (*panel_floats)(const Job<In>&) = nullptr;
+  std::int64_t (*tile_floats)(const Job<In>&) = nullptr;
   void (*pack)(const Job<In>&, std::int64_t b, std::int64_t head, float* panels) = nullptr;
   std::int64_t (*run)(const Job<In>&, std::int64_t b, std::int64_t h, std::int64_t q0, int rows,
-                      const float* panels) = nullptr;
+                      const float* panels, float* tile) = nullptr;
   // Decoding (attention/flash_decode.hpp): every query row of batch b (row h * rows + r of
   // key/value head h, rows = q_len x group, being query r % q_len of query head
   // h * group + r / q_len) against keys [kv0, kv1), keys and values read in place (head_dim
-  // stride 1). Writes each row's running maximum (exp2 domain; -inf if it sees none of these
-  // keys), the sum of its weights 2^(s - max) and o = the sum of weight x value,
-  // [rows][head_dim], to be merged across key ranges; returns the rows' rescale count.
+  // stride 1), in decode_floats() floats of its own. Writes each row's running maximum (exp2
+  // domain; -inf if it sees none of these keys), the sum of its weights 2^(s - max) and o = the
+  // sum of weight x value, [rows][head_dim], to be merged across key ranges; returns the rows'
+  // rescale count.
+  std::int64_t (*decode_floats)(const Job<In>&) = nullptr;
   std::int64_t (*decode)(const Job<In>&, std::int64_t b, std::int64_t kv0, std::int64_t kv1,
-                         float* row_max, float* row_sum, float* o) = nullptr;
+                         float* row_max, float* row_sum, float* o, float* work) = nullptr;
   int rows = 0;  // query rows per tile: the GEMM micro-tile's MR
   // The path: the ISA's name, or "avx512_bf16" where bf16 Q K^T runs on VDPBF16PS.
   const char* name = "";
@@ -69,18 +73,25 @@ AttentionStats run_attention(const Tensor4<const In>& q, const Tensor4<const In>
 // each ISA computes it, for the tests and the benchmark.
 using Exp2Kernel = void (*)(const float* x, float* y, std::int64_t n);
 
-// Defined, for In = float and bf16, in the per-ISA translation units (tile_*.cpp).
-template <class In>
-TileKernel<In> generic_tile_kernel(Exp2 variant);
-template <class In>
-TileKernel<In> avx2_tile_kernel(Exp2 variant);
-template <class In>
-TileKernel<In> avx512_tile_kernel(Exp2 variant);
-// bf16 Q K^T on VDPBF16PS (the rest as avx512_tile_kernel<bf16>): only where the CPU has
-// AVX512_BF16.
-TileKernel<bf16> avx512_bf16_tile_kernel(Exp2 variant);
-Exp2Kernel generic_exp2_kernel(Exp2 variant);
-Exp2Kernel avx2_exp2_kernel(Exp2 variant);
-Exp2Kernel avx512_exp2_kernel(Exp2 variant);
-
 }  // namespace ridge::attention_detail
+
+// Each ISA's kernels, defined in its translation unit (attention/tile_*.cpp).
+namespace ridge::generic {
+RIDGE_ISA_ENTRY attention_detail::TileKernel<float> attention_kernel_f32(Exp2 variant);
+RIDGE_ISA_ENTRY attention_detail::TileKernel<bf16> attention_kernel_bf16(Exp2 variant);
+RIDGE_ISA_ENTRY attention_detail::Exp2Kernel exp2_kernel(Exp2 variant);
+}  // namespace ridge::generic
+namespace ridge::avx2 {
+RIDGE_ISA_ENTRY attention_detail::TileKernel<float> attention_kernel_f32(Exp2 variant);
+RIDGE_ISA_ENTRY attention_detail::TileKernel<bf16> attention_kernel_bf16(Exp2 variant);
+RIDGE_ISA_ENTRY attention_detail::Exp2Kernel exp2_kernel(Exp2 variant);
+}  // namespace ridge::avx2
+namespace ridge::avx512 {
+RIDGE_ISA_ENTRY attention_detail::TileKernel<float> attention_kernel_f32(Exp2 variant);
+RIDGE_ISA_ENTRY attention_detail::TileKernel<bf16> attention_kernel_bf16(Exp2 variant);
+RIDGE_ISA_ENTRY attention_detail::Exp2Kernel exp2_kernel(Exp2 variant);
+}  // namespace ridge::avx512
+// bf16 Q K^T on VDPBF16PS (the rest as avx512's): only where the CPU has AVX512_BF16.
+namespace ridge::avx512_bf16 {
+RIDGE_ISA_ENTRY attention_detail::TileKernel<bf16> attention_kernel_bf16(Exp2 variant);
+}  // namespace ridge::avx512_bf16

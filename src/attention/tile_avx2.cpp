@@ -1,18 +1,20 @@
-// The attention tile for the avx2 path (compiled with its ISA flags, see src/CMakeLists.txt).
+// The attention kernels on AVX2 + FMA, on the micro-tile of its GEMM (a per-ISA unit:
+// simd/isa_unit.hpp).
 #include "attention/flash_tile.hpp"
-#include "gemm/micro_tiles.hpp"
 #include "simd/avx2.hpp"
 
-namespace ridge::attention_detail {
+namespace ridge::avx2 {
 
-// The micro-tile of the avx2 GEMM: MV vectors of query rows by NR keys (or head_dim columns).
-template <class In>
-TileKernel<In> avx2_tile_kernel(Exp2 variant) {
-  return tile_kernel<simd::Avx2<float>, gemm_detail::kAvx2MicroTile.mv,
-                     gemm_detail::kAvx2MicroTile.nr, In>(variant);
+using V = simd::Avx2<float>;
+
+attention_detail::TileKernel<float> attention_kernel_f32(Exp2 variant) {
+  return attention_detail::tile_kernel<V, kernels::kAvx2Tiles, float>(variant);
 }
-template TileKernel<float> avx2_tile_kernel<float>(Exp2);
-template TileKernel<bf16> avx2_tile_kernel<bf16>(Exp2);
-Exp2Kernel avx2_exp2_kernel(Exp2 variant) { return exp2_kernel<simd::Avx2<float>>(variant); }
+attention_detail::TileKernel<bf16> attention_kernel_bf16(Exp2 variant) {
+  return attention_detail::tile_kernel<V, kernels::kAvx2Tiles, bf16>(variant);
+}
+attention_detail::Exp2Kernel exp2_kernel(Exp2 variant) {
+  return attention_detail::exp2_kernel<V>(variant);
+}
 
-}  // namespace ridge::attention_detail
+}  // namespace ridge::avx2

@@ -1,18 +1,20 @@
-// The attention tile for the avx512 path (compiled with its ISA flags, see src/CMakeLists.txt).
+// The attention kernels on AVX-512, on the micro-tile of its GEMM (a per-ISA unit:
+// simd/isa_unit.hpp).
 #include "attention/flash_tile.hpp"
-#include "gemm/micro_tiles.hpp"
 #include "simd/avx512.hpp"
 
-namespace ridge::attention_detail {
+namespace ridge::avx512 {
 
-// The micro-tile of the avx512 GEMM: MV vectors of query rows by NR keys (or head_dim columns).
-template <class In>
-TileKernel<In> avx512_tile_kernel(Exp2 variant) {
-  return tile_kernel<simd::Avx512<float>, gemm_detail::kAvx512MicroTile.mv,
-                     gemm_detail::kAvx512MicroTile.nr, In>(variant);
+using V = simd::Avx512<float>;
+
+attention_detail::TileKernel<float> attention_kernel_f32(Exp2 variant) {
+  return attention_detail::tile_kernel<V, kernels::kAvx512Tiles, float>(variant);
 }
-template TileKernel<float> avx512_tile_kernel<float>(Exp2);
-template TileKernel<bf16> avx512_tile_kernel<bf16>(Exp2);
-Exp2Kernel avx512_exp2_kernel(Exp2 variant) { return exp2_kernel<simd::Avx512<float>>(variant); }
+attention_detail::TileKernel<bf16> attention_kernel_bf16(Exp2 variant) {
+  return attention_detail::tile_kernel<V, kernels::kAvx512Tiles, bf16>(variant);
+}
+attention_detail::Exp2Kernel exp2_kernel(Exp2 variant) {
+  return attention_detail::exp2_kernel<V>(variant);
+}
 
-}  // namespace ridge::attention_detail
+}  // namespace ridge::avx512

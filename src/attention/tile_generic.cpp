@@ -1,18 +1,20 @@
-// The attention tile for the generic path (compiled with its ISA flags, see src/CMakeLists.txt).
+// The attention kernels on the portable traits (the baseline ISA), on the micro-tile of its GEMM (a per-ISA unit:
+// simd/isa_unit.hpp).
 #include "attention/flash_tile.hpp"
-#include "gemm/micro_tiles.hpp"
 #include "simd/generic.hpp"
 
-namespace ridge::attention_detail {
+namespace ridge::generic {
 
-// The micro-tile of the generic GEMM: MV vectors of query rows by NR keys (or head_dim columns).
-template <class In>
-TileKernel<In> generic_tile_kernel(Exp2 variant) {
-  return tile_kernel<simd::Generic<float>, gemm_detail::kGenericMicroTile.mv,
-                     gemm_detail::kGenericMicroTile.nr, In>(variant);
+using V = simd::Generic<float>;
+
+attention_detail::TileKernel<float> attention_kernel_f32(Exp2 variant) {
+  return attention_detail::tile_kernel<V, kernels::kGenericTiles, float>(variant);
 }
-template TileKernel<float> generic_tile_kernel<float>(Exp2);
-template TileKernel<bf16> generic_tile_kernel<bf16>(Exp2);
-Exp2Kernel generic_exp2_kernel(Exp2 variant) { return exp2_kernel<simd::Generic<float>>(variant); }
+attention_detail::TileKernel<bf16> attention_kernel_bf16(Exp2 variant) {
+  return attention_detail::tile_kernel<V, kernels::kGenericTiles, bf16>(variant);
+}
+attention_detail::Exp2Kernel exp2_kernel(Exp2 variant) {
+  return attention_detail::exp2_kernel<V>(variant);
+}
 
-}  // namespace ridge::attention_detail
+}  // namespace ridge::generic

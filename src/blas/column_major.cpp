@@ -10,14 +10,15 @@
 
 #include "blas/arguments.hpp"
 #include "gemm/driver.hpp"
-#include "gemv/driver.hpp"
+#include "kernels/matrix_vector.hpp"
 #include "runtime/settings.hpp"
 
 namespace ridge::blas {
 namespace {
 
-// Only an allocation failure of the scratch buffers can throw below: reported, never passed
-// into a C or Fortran caller.
+// Only the drivers' workspace reservation can throw below (std::bad_alloc), and it does so
+// before anything is written: C or y is left as it was, the failure is reported on stderr (BLAS
+// has no error return), and no exception crosses into a C or Fortran caller.
 template <class Call>
 void reporting_failure(const char* routine, Call call) {
   try {
@@ -39,7 +40,7 @@ template <class T>
 void gemm(const char* routine, char transa, char transb, int m, int n, int k, T alpha,
           const T* a, int lda, const T* b, int ldb, T beta, T* c, int ldc) {
   const bool ta = !no_trans(transa), tb = !no_trans(transb);
-  const auto p = gemm_detail::Problem<T>::from_strides(m, n, k, alpha, a, ta ? lda : 1,
+  const auto p = kernels::GemmProblem<T>::from_strides(m, n, k, alpha, a, ta ? lda : 1,
                                                       ta ? 1 : lda, b, tb ? ldb : 1, tb ? 1 : ldb,
                                                       beta, c, 1, ldc);
   reporting_failure(routine, [&] { gemm_detail::run(p); });
@@ -51,7 +52,7 @@ void gemv(const char* routine, char trans, int m, int n, T alpha, const T* a, in
   // The reference returns here, leaving y as it is even when beta != 1 (ridge::gemv instead
   // computes y = beta * y for an empty x, as the formula says).
   if (m == 0 || n == 0) return;
-  gemv_detail::Problem<T> p;
+  kernels::GemvProblem<T> p;
   p.m = m;
   p.n = n;
   p.a = a;
@@ -61,11 +62,11 @@ void gemv(const char* routine, char trans, int m, int n, T alpha, const T* a, in
   p.beta = beta;
   p.x = element_zero(x, p.x_size(), incx);
   p.y = element_zero(y, p.y_size(), incy);
-  reporting_failure(routine, [&] { gemv_detail::run(p, incx, incy); });
+  reporting_failure(routine, [&] { kernels::matrix_vector(p, incx, incy); });
 }
 
 void log_first_call(const char* routine) {
-  if (!detail::verbose()) return;
+  if (!runtime::verbose()) return;
   static std::mutex mutex;
   static std::set<std::string> logged;
   const std::lock_guard lock(mutex);

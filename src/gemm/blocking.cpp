@@ -14,8 +14,8 @@
 //  Without an L3 the shares are taken from L2.
 //
 // Capacities are what `ridge probe --save` measured where it has (CacheLevel), else what the CPU
-// reports. The packed blocks are read as streams, so the capacity for streaming reads (from the
-// probe's bandwidth curve) comes first, then the latency one. On the 2-vCPU Zen 4 VM, CPUID's
+// reports. The packed blocks are read as streams, so the capacity for streaming reads
+// (kernels::streamed_capacity) counts. On a 2-vCPU Zen 4 VM, CPUID's
 // 32 MiB L3 gives MC = 3072, NC = 3516; the measured 8.8-9.8 MiB (two probe runs) gives
 // MC = 832-928, NC = 960-1080. The choice is not fragile: sgemm at 1000^3, 2048^3, 4096^3,
 // 4096 x 4096 x 128 and 512 x 4096 x 11008, 1 and 2 threads, ran within 3% (the run-to-run
@@ -25,7 +25,8 @@
 #include "gemm/blocking.hpp"
 
 #include <algorithm>
-#include <numeric>
+
+#include "kernels/cache_model.hpp"
 
 namespace ridge::gemm_detail {
 namespace {
@@ -34,13 +35,6 @@ struct CacheGeometry {
   std::int64_t ways = 0, sets = 0, line = 0;
   std::int64_t way_bytes() const { return sets * line; }
 };
-
-// The bytes of a cache level that a stream of packed blocks can use (see the file comment).
-std::int64_t streamed_capacity(const CacheLevel& cache) {
-  if (cache.streaming_bytes > 0) return cache.streaming_bytes;
-  if (cache.measured_bytes > 0) return cache.measured_bytes;
-  return cache.size_bytes;
-}
 
 CacheGeometry geometry(const CacheLevel& cache, std::int64_t capacity, int sharing_cpus) {
   CacheGeometry g;
@@ -66,7 +60,7 @@ BlockSizes derive_block_sizes(const Machine& machine, int mr, int nr, int elemen
 
   // L1 as built (its sets decide which addresses collide); L3 as measured.
   const CacheGeometry g1 = geometry(l1, l1.size_bytes, 1);
-  const CacheGeometry g3 = geometry(l3, streamed_capacity(l3), l3.shared_by_cpus);
+  const CacheGeometry g3 = geometry(l3, kernels::streamed_capacity(l3), l3.shared_by_cpus);
   const std::int64_t e = element_bytes;
 
   BlockSizes b;
@@ -81,11 +75,7 @@ BlockSizes derive_block_sizes(const Machine& machine, int mr, int nr, int elemen
   // The direct path reads B in place once per MR-row tile of A: worth it while B stays in L2.
   // Measured on Zen 4 (sgemm, 1 thread): 512^3 (B = 1 MiB) 106-112 GFLOP/s direct against
   // 105-107 packed; 1024^3 (4 MiB) 91 against 106.
-  b.direct_b = std::max<std::int64_t>(1, streamed_capacity(l2) / e);
-  b.cached_bytes = streamed_capacity(l3);
-  b.l1_line = g1.line;
-  b.l1_sets = g1.sets;
-  b.l1_ways = g1.ways;
+  b.direct_b = std::max<std::int64_t>(1, kernels::streamed_capacity(l2) / e);
   return b;
 }
 
@@ -94,28 +84,6 @@ BlockSizes blocks_at_depth(const BlockSizes& blocks, std::int64_t kc, int mr, in
   b.mc = round_down(blocks.mc * blocks.kc / kc, mr);
   b.nc = round_down(blocks.nc * blocks.kc / kc, nr);
   return b;
-}
-
-// Measured, sgemv on 1 thread, ridge with and without fetching ahead, alternated with OpenBLAS
-// (the L3 of this 2-vCPU VM streams about 8.8 MiB as `ridge probe` measures it; CPUID reports
-// 32 MiB): A from L3 (1024 x 1024, 4 MiB) ran at 0.79x of OpenBLAS fetching ahead and
-// 0.94-0.97x without; at 8 and 16 MiB the two were within the noise; at 32 and 64 MiB fetching
-// ahead was 10-70% faster (A x: 34-36 against 20-26 GB/s at 32 MiB, 27 against 21-22 at
-// 64 MiB). So the line is drawn at half the capacity, which puts it between 4 and 32 MiB here
-// whether or not the probe's measurement has been saved.
-bool prefetch_streams(std::int64_t bytes, const BlockSizes& blocks) {
-  return bytes > blocks.cached_bytes / 2;
-}
-
-std::int64_t l1_lines_per_set(std::int64_t stride_bytes, std::int64_t columns,
-                              const BlockSizes& blocks) {
-  if (columns <= 1) return columns;
-  // A stride that is not a whole number of lines moves each column to a new offset within its
-  // line, so the columns spread over sets; take them as one line per set.
-  if (stride_bytes % blocks.l1_line != 0) return 1;
-  const std::int64_t stride_lines = stride_bytes / blocks.l1_line;
-  const std::int64_t sets_touched = blocks.l1_sets / std::gcd(stride_lines, blocks.l1_sets);
-  return (columns + sets_touched - 1) / sets_touched;
 }
 
 }  // namespace ridge::gemm_detail

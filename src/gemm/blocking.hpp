@@ -1,11 +1,20 @@
-// Block sizes from the analytical model of Low, Igual, Smith and Quintana-Orti, "Analytical
-// modeling is enough for high-performance BLIS", ACM TOMS 43(2), 2016.
+// Cache blocking of the five-loop algorithm, from the analytical model of Low, Igual, Smith and
+// Quintana-Orti, "Analytical modeling is enough for high-performance BLIS", ACM TOMS 43(2), 2016.
 #pragma once
 
-#include "gemm/problem.hpp"
+#include <cstdint>
+
 #include "ridge/machine.hpp"
 
 namespace ridge::gemm_detail {
+
+// (blocking.cpp says where each comes from.)
+struct BlockSizes {
+  std::int64_t mc = 0;        // rows of the packed A block, kept in this core's L3 share
+  std::int64_t kc = 0;        // depth of micro-panels; an A micro-panel + a B micro-panel fit L1
+  std::int64_t nc = 0;        // columns of the packed B panel, in the rest of that share
+  std::int64_t direct_b = 0;  // elements of an unpacked B that stay in L2 (direct path limit)
+};
 
 // Block sizes for an MR x NR micro-kernel on elements of `element_bytes`, from the machine's
 // L1, L2 and L3 (size, line, associativity, sharing).
@@ -16,17 +25,5 @@ BlockSizes derive_block_sizes(const Machine& machine, int mr, int nr, int elemen
 // (NC) in them. 4096 x 4096 x 128 sgemm then packs A once instead of 4 times (once per NC
 // columns of B).
 BlockSizes blocks_at_depth(const BlockSizes& blocks, std::int64_t kc, int mr, int nr);
-
-// Whether a kernel that reads `bytes` of an operand once, in order, should fetch ahead of itself
-// (the dot and GEMV kernels): only past what L3 keeps, when the operand streams from DRAM and
-// the hardware prefetchers alone leave the memory system idle part of the time. From the caches
-// the extra instructions only cost.
-bool prefetch_streams(std::int64_t bytes, const BlockSizes& blocks);
-
-// The most lines of one L1 set that `columns` columns of an unpacked operand occupy at one depth
-// step, when consecutive columns lie `stride_bytes` apart. A stride that is a multiple of the L1
-// way size (4 KiB on Zen 4) maps every column to the same set.
-std::int64_t l1_lines_per_set(std::int64_t stride_bytes, std::int64_t columns,
-                              const BlockSizes& blocks);
 
 }  // namespace ridge::gemm_detail

@@ -5,12 +5,15 @@
 #include "gemm/driver.hpp"
 
 #include <algorithm>
+#include <cstddef>
 
-#include "gemm/blocking.hpp"
 #include "gemm/dispatch.hpp"
-#include "gemv/driver.hpp"
+#include "kernels/cache_model.hpp"
+#include "kernels/matrix_vector.hpp"
+#include "kernels/vector_kernels.hpp"
 #include "runtime/settings.hpp"
 #include "runtime/thread_pool.hpp"
+#include "runtime/workspace.hpp"
 
 namespace ridge::gemm_detail {
 namespace {
@@ -20,14 +23,14 @@ namespace {
 constexpr std::int64_t kSkinny = 32;
 // Each extra thread must get at least this many multiply-adds (~1 us at 100 GFLOP/s), which
 // covers handing work to a spinning pool worker (well under a microsecond). Measured on
-// 2 cores: 64^3 sgemm is 1.3x faster on 2 threads than on 1 (oneDNN threads it too).
+// 2 cores (Zen 4): 64^3 sgemm is 1.3x faster on 2 threads than on 1 (oneDNN threads it too).
 constexpr std::int64_t kMinFmaPerThread = 48 * 48 * 48;
 // On the direct path each of a tile's depth steps reads A from its own column: KC concurrent
 // memory streams. With B one or two columns wide the product is bound by reading A (<= 1 FLOP
 // per byte of sgemm) and a tile is over too fast to keep many streams fed: a few deep steps
 // read A fastest. Wider, the work per tile hides the streams, and a deeper KC saves passes of C
 // through the caches: the depth grows with B's width. Measured, M x 4096 x 4096 sgemm, 1
-// thread, GFLOP/s at depth 8 / 16 / 32 / 64 / 128 / 256 / 512:
+// thread (AVX-512, Zen 4), GFLOP/s at depth 8 / 16 / 32 / 64 / 128 / 256 / 512:
 //   M = 1:  12.1  9.2  7.6  6.7  6.6  6.5  6.4     M = 8:  43  60  67  73  80  71  71
 //   M = 2:  17.6 16.1 14.3 13.3 13.3 13.2 13.2     M = 16: 31  48  62  68  74  78  73
 //   M = 4:  33.3 32.8 32.7 36.7 39.2 36.7 33.4     M = 32: 37  54  70  81  87  81  91
@@ -36,16 +39,16 @@ constexpr std::int64_t kStreamBoundDepth = 8;
 constexpr std::int64_t kDirectDepthPerColumn = 16;
 // A skinny product's tile (N <= kSkinny, LLM decoding) reads A in place, one column of A per
 // depth step: one stream each, and a page each once the columns are a page apart. Past ~256
-// such columns per tile the memory system falls behind, most on 2 threads. Measured, sgemm
-// M x 4096 x 4096 (columns 16 KiB apart), depth 256 against the slice depth (16 N), alternated
-// in one process, ratios of medians of 15-21 rounds, 1 thread / 2 threads: M = 24 (384 deep)
+// such columns per tile the memory system falls behind, most on 2 threads. Measured (Zen 4),
+// sgemm M x 4096 x 4096 (columns 16 KiB apart), depth 256 against the slice depth (16 N),
+// alternated in one process, ratios of medians of 15-21 rounds, 1 thread / 2 threads: M = 24 (384 deep)
 // 1.01-1.06 / 1.03-1.04; M = 32 (512 deep) 1.00-1.04 / 1.03-1.08; dgemm M = 32 (296 deep)
 // 1.03 / 1.05. At 320, sgemm M = 32 on 2 threads gained only 1.01; at 192 about as much as at
 // 256. Wider products keep the slice depth although sgemm M = 48 and 64 gained 6-14% too: dgemm
 // 128 x 4096 x 4096 on 1 thread fell from 47 to 37 GFLOP/s at depth 240 or 256 (not at 272 or
-// 296) whenever the sweep ran it right after 32 x 4096 x 4096 -- it depends on where the
-// allocator put A, which is not understood. Where A's columns lie closer than a page, the extra
-// slices only cost: 300^3 to 384^3 sgemm (A in L2) ran 1-3% slower at 256.
+// 296) whenever the sweep ran it right after 32 x 4096 x 4096: the effect follows where the
+// allocator put A, and its cause was not found. Where A's columns lie closer than a page, the
+// extra slices only cost: 300^3 to 384^3 sgemm (A in L2) ran 1-3% slower at 256.
 constexpr std::int64_t kMaxInPlaceDepth = 256;
 constexpr std::int64_t kPageBytes = 4096;  // the base page of x86-64 and most aarch64 Linux
 
@@ -56,7 +59,7 @@ std::int64_t direct_depth(std::int64_t n) {
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 template <class T>
-void scale_c(const Problem<T>& p) {
+void scale_c(const GemmProblem<T>& p) {
   if (p.beta == T(1)) return;
   for (std::int64_t j = 0; j < p.n; ++j) {
     T* col = p.c + j * p.ldc;
@@ -71,7 +74,7 @@ void scale_c(const Problem<T>& p) {
 int thread_count(std::int64_t fma) {
   if (fma < 2 * kMinFmaPerThread) return 1;  // a small product does not ask the settings
   const std::int64_t useful = fma / kMinFmaPerThread;
-  return static_cast<int>(std::min<std::int64_t>(detail::max_threads(), useful));
+  return static_cast<int>(std::min<std::int64_t>(runtime::max_threads(), useful));
 }
 
 // A grid of tm x tn thread blocks over C, each a whole number of vectors of rows by NR columns;
@@ -103,15 +106,15 @@ Grid choose_grid(std::int64_t m, std::int64_t n, int threads, int row_step, int 
   return best;
 }
 
-// A matrix-vector product -- C one column (A x) or one row (x^T B) -- on the GEMV kernels, which
-// stream the matrix once in address order; false if the matrix has no unit stride to stream
-// along. Measured before, cblas_sgemm row-major 4096 x 1 x 4096 (A x, which reaches the driver
-// as the 1 x 4096 product x^T A^T) on 1 / 2 threads: 7.1-8.3 / 15.7-18.0 GB/s of A on the tile
-// loops, 20.8-24.0 / 33.3-41.6 as GEMV in the same runs; the other products of one row or
-// column ran within the noise of their GEMV counterparts (now the same kernels).
+// A matrix-vector product -- C one column (A x) or one row (x^T B) -- on the matrix-vector
+// kernels, which stream the matrix once in address order; false if the matrix has no unit stride
+// to stream along. Measured before (Zen 4), cblas_sgemm row-major 4096 x 1 x 4096 (A x, which
+// reaches the driver as the 1 x 4096 product x^T A^T) on 1 / 2 threads: 7.1-8.3 / 15.7-18.0 GB/s
+// of A on the tile loops, 20.8-24.0 / 33.3-41.6 as GEMV in the same runs; the other products of
+// one row or column ran within the noise of their GEMV counterparts (now the same kernels).
 template <class T>
-bool run_as_gemv(const Problem<T>& p) {
-  gemv_detail::Problem<T> v;
+bool run_as_matrix_vector(const GemmProblem<T>& p) {
+  kernels::GemvProblem<T> v;
   v.alpha = p.alpha;
   v.beta = p.beta;
   v.y = p.c;
@@ -137,23 +140,25 @@ bool run_as_gemv(const Problem<T>& p) {
     incx = p.a_cs;
     incy = p.ldc;
   }
-  gemv_detail::run(v, incx, incy);
+  kernels::matrix_vector(v, incx, incy);
   return true;
 }
 
 }  // namespace
 
 template <class T>
-void run(const Problem<T>& p) {
+void run(const GemmProblem<T>& p) {
   if (p.m == 0 || p.n == 0) return;
   if (p.alpha == T(0) || p.k == 0) {
     scale_c(p);  // A and B are not read
     return;
   }
-  if ((p.n == 1 || p.m == 1) && run_as_gemv(p)) return;
-  const TypedKernels<T>& table = dispatch().get<T>();
-  const KernelSet<T>& kernels = table.kernels;
+  if ((p.n == 1 || p.m == 1) && run_as_matrix_vector(p)) return;
+  const Isa isa = active_isa();
+  const TypedKernels<T>& table = gemm_kernels<T>(isa);
+  const GemmKernels<T>& kernels = table.kernels;
   const BlockSizes& blocks = table.blocks;
+  const kernels::CacheModel& caches = kernels::CacheModel::current();
 
   const std::int64_t fma = p.m * p.n * p.k;
   // From the whole problem, not a thread's block: the depth blocking fixes the rounding, which
@@ -162,65 +167,79 @@ void run(const Problem<T>& p) {
   // The direct path (A never packed) while B stays in L2, where every tile of A rereads it
   // from: all of B read in place (BlockSizes::direct_b), or one depth slice of B packed at a
   // time -- which saves packing A, a full extra pass over the larger operand, when B is narrow
-  // (measured, 128x4096x4096 sgemm 1 thread: packed path 89.7 GFLOP/s, direct 99). A skinny A
-  // (M <= 32) is read in place too.
+  // (measured, 128x4096x4096 sgemm 1 thread, Zen 4: packed path 89.7 GFLOP/s, direct 99). A
+  // skinny A (M <= 32) is read in place too.
   //
   // An in-place B whose columns crowd one L1 set is packed too: a tile's NR broadcasts per depth
   // step then evict each other (and A) from L1. This happens when B's columns lie a multiple of
   // the L1 way size apart, as in LLM decoding (32 x 4096 x 4096 row-major sgemm: A's rows are
-  // 16 KiB apart). Measured on Zen 4, direct path, 1 thread: 32 x 4096 x 4096 69.5 GFLOP/s in
-  // place, 90.6 packed; 64 x 1024 x 1024 (4 KiB apart) 82.5 and 93.7; 512^3 (2 KiB apart,
-  // 6 lines per set) 106.9 and 103.4. So B may take all but two ways of a set, left to A and C.
-  // An A of one tile's rows or fewer reads B once and gains nothing from the copy, and a small
-  // problem then skips the check's integer divisions (50 instructions of a 16^3 call).
+  // 16 KiB apart). Measured on Zen 4 (AVX-512, 4 KiB ways), direct path, 1 thread:
+  // 32 x 4096 x 4096 69.5 GFLOP/s in place, 90.6 packed; 64 x 1024 x 1024 (4 KiB apart) 82.5
+  // and 93.7; 512^3 (2 KiB apart, 6 lines per set) 106.9 and 103.4. So B may take all but two
+  // ways of a set, left to A and C. An A of one tile's rows or fewer reads B once and gains
+  // nothing from the copy, and a small problem then skips the check's integer divisions (50
+  // instructions of a 16^3 call).
   const bool b_in_l2 = p.k * p.n <= blocks.direct_b;
   const bool b_slice_in_l2 = slice_kc * p.n <= blocks.direct_b;
   const auto b_crowds_l1 = [&] {
-    return p.b_cs != 1 && l1_lines_per_set(p.b_cs * std::int64_t{sizeof(T)},
-                                           std::min<std::int64_t>(kernels.nr, p.n), blocks) >
-                              blocks.l1_ways - 2;
+    return p.b_cs != 1 &&
+           kernels::l1_lines_per_set(p.b_cs * std::int64_t{sizeof(T)},
+                                     std::min<std::int64_t>(kernels.nr, p.n),
+                                     caches) > caches.l1_ways - 2;
   };
   // An A with contiguous rows against a narrow B with contiguous columns (row-major x W^T with a
   // skinny x, as in LLM decoding): dot products along the depth read both in place
-  // (gemm/dot.hpp), where the tile loops would transpose A at every depth slice.
+  // (kernels/dot.hpp), where the tile loops would transpose A at every depth slice.
   const bool dot = p.a_cs == 1 && p.a_rs != 1 && p.b_rs == 1 && p.n <= kSkinny && b_in_l2;
   const bool direct = b_in_l2 || b_slice_in_l2 || p.m <= kSkinny;
-  const bool pack_b =
-      !dot && b_slice_in_l2 && (!b_in_l2 || (p.m > kernels.mr && b_crowds_l1()));
+  DirectOptions options;
+  options.pack_b = !dot && b_slice_in_l2 && (!b_in_l2 || (p.m > kernels.mr && b_crowds_l1()));
   // A B that fits in L1 runs narrower tiles (Loops::direct).
-  const bool narrow = p.k * p.n * std::int64_t{sizeof(T)} <= blocks.l1_bytes();
+  options.narrow_tiles = p.k * p.n * std::int64_t{sizeof(T)} <= caches.l1_bytes();
   // A skinny product reading A in place a page per column runs slices at most kMaxInPlaceDepth
   // deep; the path is still chosen at slice_kc.
-  const bool a_column_per_page = p.n <= kSkinny && p.a_rs == 1 &&
-                                 p.a_cs * std::int64_t{sizeof(T)} >= kPageBytes;
-  const std::int64_t direct_kc =
-      a_column_per_page ? std::min(slice_kc, kMaxInPlaceDepth) : slice_kc;
-  const bool prefetch_a = prefetch_streams(p.m * p.k * std::int64_t{sizeof(T)}, blocks);
-  const auto path = [&](const Problem<T>& block) {
+  const bool a_column_per_page =
+      p.n <= kSkinny && p.a_rs == 1 && p.a_cs * std::int64_t{sizeof(T)} >= kPageBytes;
+  options.depth = a_column_per_page ? std::min(slice_kc, kMaxInPlaceDepth) : slice_kc;
+  const bool prefetch_a = kernels::streams_from_memory(p.m * p.k * std::int64_t{sizeof(T)}, caches);
+  const kernels::VectorKernels<T>* vector = dot ? &kernels::vector_kernels<T>(isa) : nullptr;
+
+  const int threads = thread_count(fma);
+  const Grid g = threads == 1 ? Grid{1, 1, p.m, p.n}
+                              : choose_grid(p.m, p.n, threads, kernels.width, kernels.nr);
+  // Each thread's workspace, for a block of at most g.rows x g.cols, reserved before anything
+  // is written.
+  const GemmProblem<T> largest = p.block(0, std::min(g.rows, p.m), 0, std::min(g.cols, p.n));
+  const std::size_t task_bytes =
+      dot      ? runtime::pages_for<T>(
+                     kernels::dot_workspace_elements(p.k, largest.n, vector->width))
+      : direct ? direct_workspace(largest, options, kernels.mr, kernels.nr).bytes()
+               : packed_workspace<T>(largest.m, largest.n, p.k, blocks, kernels.mr, kernels.nr)
+                     .bytes();
+  std::byte* work = runtime::workspace(g.tm * g.tn * task_bytes);
+  const auto path = [&](const GemmProblem<T>& block, std::byte* task_work) {
     if (dot) {
-      kernels.dot(block, prefetch_a);
+      vector->dot(block, prefetch_a, reinterpret_cast<T*>(task_work));
     } else if (direct) {
-      kernels.direct(block, direct_kc, pack_b, narrow);
+      kernels.direct(block, options, task_work);
     } else {
-      kernels.packed(block, blocks);
+      kernels.packed(block, blocks, task_work);
     }
   };
-  const int threads = thread_count(fma);
   if (threads == 1) {
-    path(p);
+    path(p, work);
     return;
   }
-
-  const Grid g = choose_grid(p.m, p.n, threads, kernels.width, kernels.nr);
-  detail::parallel_run(g.tm * g.tn, [&](int task) {
+  runtime::parallel_run(g.tm * g.tn, [&](int task) {
     const std::int64_t row0 = (task / g.tn) * g.rows;
     const std::int64_t col0 = (task % g.tn) * g.cols;
     if (row0 >= p.m || col0 >= p.n) return;
-    path(p.block(row0, std::min(g.rows, p.m - row0), col0, std::min(g.cols, p.n - col0)));
+    path(p.block(row0, std::min(g.rows, p.m - row0), col0, std::min(g.cols, p.n - col0)),
+         work + task * task_bytes);
   });
 }
 
-template void run<float>(const Problem<float>&);
-template void run<double>(const Problem<double>&);
+template void run<float>(const GemmProblem<float>&);
+template void run<double>(const GemmProblem<double>&);
 
 }  // namespace ridge::gemm_detail

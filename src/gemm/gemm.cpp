@@ -1,12 +1,12 @@
 // ridge::gemm: validates the views and reduces every layout and transposition to the internal
-// column-major problem (gemm/problem.hpp).
+// column-major problem (kernels/problem.hpp).
 #include "ridge/gemm.hpp"
 
 #include <string>
 #include <utility>
 
 #include "gemm/driver.hpp"
-#include "gemm/view_checks.hpp"
+#include "runtime/view_checks.hpp"
 
 namespace ridge {
 namespace {
@@ -14,7 +14,7 @@ namespace {
 constexpr const char* kFunction = "ridge::gemm";
 
 [[noreturn]] void invalid(const std::string& message) {
-  detail::invalid_argument(kFunction, message);
+  runtime::invalid_argument(kFunction, message);
 }
 
 // Throws std::invalid_argument describing the first bad argument. Out of line and cold, so the
@@ -23,9 +23,9 @@ template <class T>
 [[noreturn, gnu::cold, gnu::noinline]] void report_invalid(const MatrixView<const T>& a,
                                                              const MatrixView<const T>& b,
                                                              const MatrixView<T>& c) {
-  detail::check_view(kFunction, "a", a);
-  detail::check_view(kFunction, "b", b);
-  detail::check_view(kFunction, "c", c);
+  runtime::check_view(kFunction, "a", a);
+  runtime::check_view(kFunction, "b", b);
+  runtime::check_view(kFunction, "c", c);
   if (c.trans != Transpose::none) invalid("c must not be transposed");
   if (a.op_rows() != c.rows)
     invalid("op(a) has " + std::to_string(a.op_rows()) + " rows but c has " +
@@ -49,16 +49,16 @@ void strides(const MatrixView<T>& v, std::int64_t& rs, std::int64_t& cs) {
 template <class T>
 void gemm_impl(T alpha, const MatrixView<const T>& a, const MatrixView<const T>& b, T beta,
                const MatrixView<T>& c) {
-  if (!detail::view_valid(a) || !detail::view_valid(b) || !detail::view_valid(c) ||
+  if (!runtime::view_valid(a) || !runtime::view_valid(b) || !runtime::view_valid(c) ||
       c.trans != Transpose::none || a.op_rows() != c.rows || b.op_cols() != c.cols || a.op_cols() != b.op_rows())
     report_invalid(a, b, c);
   std::int64_t a_rs, a_cs, b_rs, b_cs, c_rs, c_cs;
   strides(a, a_rs, a_cs);
   strides(b, b_rs, b_cs);
   strides(c, c_rs, c_cs);
-  gemm_detail::run(gemm_detail::Problem<T>::from_strides(c.rows, c.cols, a.op_cols(), alpha,
-                                                         a.data, a_rs, a_cs, b.data, b_rs, b_cs,
-                                                         beta, c.data, c_rs, c_cs));
+  gemm_detail::run(kernels::GemmProblem<T>::from_strides(c.rows, c.cols, a.op_cols(), alpha,
+                                                          a.data, a_rs, a_cs, b.data, b_rs, b_cs,
+                                                          beta, c.data, c_rs, c_cs));
 }
 
 }  // namespace

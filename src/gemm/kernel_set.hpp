@@ -1,38 +1,87 @@
-// What each ISA's translation unit provides for one element type: the dispatch table's entries.
+// What each ISA's GEMM translation unit provides for one element type (the dispatch table's
+// entries), and the workspace each of its paths takes.
 #pragma once
 
-#include "gemm/problem.hpp"
-#include "gemv/problem.hpp"
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include "gemm/blocking.hpp"
+#include "kernels/problem.hpp"
+#include "runtime/workspace.hpp"
+#include "simd/isa_unit.hpp"
 
 namespace ridge::gemm_detail {
 
-template <class T>
-struct KernelSet {
-  const char* isa = nullptr;
-  int mr = 0;  // micro-tile rows (a multiple of the vector width)
-  int nr = 0;  // micro-tile columns
-  int width = 0;  // elements per vector
-  // The five-loop algorithm with packed A and B, on the calling thread.
-  void (*packed)(const Problem<T>&, const BlockSizes&) = nullptr;
-  // The same micro-kernel with A read in place when it is column-contiguous (else packed one
-  // MR-row slab at a time) and B in place unless pack_b, kc of the depth at a time: for small
-  // and skinny problems. narrow: B fits in L1 (narrower tiles, see Loops::direct).
-  void (*direct)(const Problem<T>&, std::int64_t kc, bool pack_b, bool narrow) = nullptr;
-  // Dot products along the depth, for an A with contiguous rows and a B with contiguous columns
-  // (gemm/dot.hpp): skinny products with B transposed in row-major storage.
-  // prefetch: the operand streams from memory, and the kernel fetches ahead (gemm/dot.hpp).
-  void (*dot)(const Problem<T>&, bool prefetch) = nullptr;
-  // GEMV y = alpha * A x + beta * y, A column-major (gemv/column_sweep.hpp), for a validated
-  // problem with m, n >= 1 and alpha != 0; prefetch as for dot.
-  void (*gemv_columns)(const gemv_detail::Problem<T>&, bool prefetch) = nullptr;
+using kernels::GemmProblem;
+
+// How the direct path (A unpacked where it can be) runs a problem.
+struct DirectOptions {
+  std::int64_t depth = 0;     // KC: the depth of each slice of the product
+  bool pack_b = false;        // pack each depth slice of B, else read B in place
+  bool narrow_tiles = false;  // B fits L1: narrow tiles (kernels::TileShape::narrow_accumulators)
 };
 
-// One function per ISA and type, each defined in its own translation unit (isa_*.cpp).
-KernelSet<float> generic_kernels_f32();
-KernelSet<double> generic_kernels_f64();
-KernelSet<float> avx2_kernels_f32();
-KernelSet<double> avx2_kernels_f64();
-KernelSet<float> avx512_kernels_f32();
-KernelSet<double> avx512_kernels_f64();
+// One call's workspace for a path: two parts, each on its own pages.
+template <class T>
+struct WorkspaceParts {
+  std::int64_t a_elements = 0;  // A packed: a block (packed path) or one slab (direct path)
+  std::int64_t b_elements = 0;  // B packed: a panel (packed path) or one depth slice (direct)
+  std::size_t a_bytes() const { return runtime::pages_for<T>(a_elements); }
+  std::size_t bytes() const { return a_bytes() + runtime::pages_for<T>(b_elements); }
+  T* a(std::byte* work) const { return reinterpret_cast<T*>(work); }
+  T* b(std::byte* work) const { return reinterpret_cast<T*>(work + a_bytes()); }
+};
+
+inline std::int64_t round_up(std::int64_t x, std::int64_t multiple) {
+  return (x + multiple - 1) / multiple * multiple;
+}
+
+// The packed path on an m x n block of C, k deep: an MC x KC block of A, a KC x NC panel of B.
+template <class T>
+WorkspaceParts<T> packed_workspace(std::int64_t m, std::int64_t n, std::int64_t k,
+                                   const BlockSizes& blocks, int mr, int nr) {
+  const std::int64_t kc = std::min(blocks.kc, k);
+  const BlockSizes at_depth = blocks_at_depth(blocks, kc, mr, nr);
+  return {std::min(at_depth.mc, round_up(m, mr)) * kc, std::min(at_depth.nc, round_up(n, nr)) * kc};
+}
+
+// The direct path: one MR-row slab of A when A is not column-contiguous (a_rs != 1), one depth
+// slice of B when the options pack it.
+template <class T>
+WorkspaceParts<T> direct_workspace(const GemmProblem<T>& p, const DirectOptions& options, int mr,
+                                   int nr) {
+  const std::int64_t kc = std::min(options.depth, p.k);
+  return {p.a_rs != 1 ? mr * kc : 0, options.pack_b ? round_up(p.n, nr) * kc : 0};
+}
+
+template <class T>
+struct GemmKernels {
+  const char* isa = nullptr;
+  int mr = 0;     // micro-tile rows (a multiple of the vector width)
+  int nr = 0;     // micro-tile columns
+  int width = 0;  // elements per vector
+  // The five-loop algorithm with packed A and B, on the calling thread; `work` holds
+  // packed_workspace(m, n, k, blocks, mr, nr).bytes().
+  void (*packed)(const GemmProblem<T>&, const BlockSizes&, std::byte* work) = nullptr;
+  // The same micro-kernel with A read in place when it is column-contiguous (else packed one
+  // MR-row slab at a time) and B in place unless options.pack_b, options.depth of the depth at a
+  // time: for small and skinny problems. `work` holds direct_workspace(p, options, mr, nr).
+  void (*direct)(const GemmProblem<T>&, const DirectOptions&, std::byte* work) = nullptr;
+};
 
 }  // namespace ridge::gemm_detail
+
+// One entry point per ISA and type, each defined in that ISA's translation unit (isa_*.cpp).
+namespace ridge::generic {
+RIDGE_ISA_ENTRY gemm_detail::GemmKernels<float> gemm_kernels_f32();
+RIDGE_ISA_ENTRY gemm_detail::GemmKernels<double> gemm_kernels_f64();
+}  // namespace ridge::generic
+namespace ridge::avx2 {
+RIDGE_ISA_ENTRY gemm_detail::GemmKernels<float> gemm_kernels_f32();
+RIDGE_ISA_ENTRY gemm_detail::GemmKernels<double> gemm_kernels_f64();
+}  // namespace ridge::avx2
+namespace ridge::avx512 {
+RIDGE_ISA_ENTRY gemm_detail::GemmKernels<float> gemm_kernels_f32();
+RIDGE_ISA_ENTRY gemm_detail::GemmKernels<double> gemm_kernels_f64();
+}  // namespace ridge::avx512

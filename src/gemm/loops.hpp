@@ -1,43 +1,43 @@
 // The GotoBLAS/BLIS loop nest around the micro-kernel, single-threaded (the driver hands each
-// thread its own block of C). Instantiated per ISA by make_kernel_set<V, MV, NR>().
+// thread its own block of C), and the direct path of small and skinny products. Instantiated per
+// ISA by make_gemm_kernels<V, Shape>() in the per-ISA translation units (gemm/isa_*.cpp).
 #pragma once
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <utility>
 
-#include "gemm/blocking.hpp"
-#include "gemm/dot.hpp"
 #include "gemm/kernel_set.hpp"
-#include "gemm/microkernel.hpp"
-#include "gemm/pack.hpp"
-#include "gemv/column_sweep.hpp"
-#include "runtime/aligned_buffer.hpp"
+#include "kernels/microkernel.hpp"
+#include "kernels/pack.hpp"
+#include "kernels/tile_shapes.hpp"
 
 namespace ridge::gemm_detail {
 
-template <class V, int MV, int NR, int NarrowAccumulators>
+template <class V, kernels::TileShape Shape>
 struct Loops {
   using T = typename V::scalar;
+  using PanelA = kernels::PanelA<T>;
+  using TileC = kernels::TileC<T>;
+  using PackedB = kernels::PackedB<V, Shape.nr>;
+  using StridedB = kernels::StridedB<V>;
+  static constexpr int MV = Shape.mv;
+  static constexpr int NR = Shape.nr;
   static constexpr int MR = MV * V::width;
+  // Tiles of A the direct path fetches ahead (see direct()).
   static constexpr int kPrefetchTiles = 8;
-
-  static std::int64_t round_up(std::int64_t x, std::int64_t multiple) {
-    return (x + multiple - 1) / multiple * multiple;
-  }
 
   // One tile of exactly N <= NR columns and Vectors vector registers of rows, for either kind
   // of B access.
   template <int Vectors, int N, class BAccess>
-  static void strip(std::int64_t kc, const T* a, std::int64_t a_k_stride, const BAccess& b, T* c,
-                    std::int64_t ldc, T alpha, T beta, int m, bool full_rows,
-                    std::int64_t a_prefetch) {
-    micro_tile<V, Vectors, N>(kc, a, a_k_stride, b, c, ldc, alpha, beta, m, N, full_rows,
-                              a_prefetch);
+  static void strip(std::int64_t kc, const PanelA& a, const BAccess& b, const TileC& c) {
+    TileC tile = c;
+    tile.cols = N;
+    kernels::micro_tile<V, Vectors, N>(kc, a, b, tile);
   }
   template <class BAccess>
-  using StripFn = void (*)(std::int64_t, const T*, std::int64_t, const BAccess&, T*, std::int64_t,
-                           T, T, int, bool, std::int64_t);
+  using StripFn = void (*)(std::int64_t, const PanelA&, const BAccess&, const TileC&);
   template <int Vectors, class BAccess, int... I>
   static constexpr std::array<StripFn<BAccess>, sizeof...(I)> strips(
       std::integer_sequence<int, I...>) {
@@ -51,56 +51,56 @@ struct Loops {
   // Whether a tile of m rows runs the one-vector kernel: a tile of at most one vector of rows
   // (small M, or the last tile: M = 1000 leaves 8) would spend half or more of the full
   // kernel's FMAs on absent rows. It stays NR columns wide: as one 16-column tile, 16^3 sgemm
-  // ended each call with 16 zmm stores of C in a row, which cost the next call ~10 ns when C was
-  // not 32-byte aligned (110 ns a call; 95 ns as 12 + 4 columns, whatever the alignment).
+  // (AVX-512, Zen 4) ended each call with 16 zmm stores of C in a row, which cost the next call
+  // ~10 ns when C was not 32-byte aligned (110 ns a call; 95 ns as 12 + 4 columns, whatever the
+  // alignment).
   static constexpr bool uses_one_vector(int m) { return MV > 1 && m <= V::width; }
 
-  // Columns of the narrow MV-vector tiles: just enough accumulators to keep the FMA pipes busy
-  // (NarrowAccumulators, see make_kernel_set). One-vector tiles stay NR wide: they have only
-  // NR accumulators, and as 8 + 8 columns 16^3 sgemm took 101 ns a call against 92 as 12 + 4.
-  static constexpr int kNarrowColumns = std::min(NR, (NarrowAccumulators + MV - 1) / MV);
+  // Columns of the narrow MV-vector tiles: just enough accumulators to keep the FMA units busy
+  // (TileShape::narrow_accumulators). One-vector tiles stay NR wide: they have only NR
+  // accumulators, and as 8 + 8 columns 16^3 sgemm (AVX-512, Zen 4) took 101 ns a call against
+  // 92 as 12 + 4.
+  static constexpr int kNarrowColumns = std::min(NR, (Shape.narrow_accumulators + MV - 1) / MV);
 
   // A row of narrow MV-vector tiles, `columns` (a multiple of kNarrowColumns) columns in all, B
-  // read in place; for problems whose B fits in L1 (see direct()).
-  [[gnu::noinline]] static void narrow_row(std::int64_t kc, const T* a, std::int64_t a_k_stride,
-                                           StridedB<V> b, T* c, std::int64_t ldc, T alpha,
-                                           T beta, int m, std::int64_t columns, bool full_rows,
-                                           std::int64_t a_prefetch) {
+  // read in place; for problems whose B fits in L1 (see direct()). Only the first tile fetches A
+  // ahead.
+  [[gnu::noinline]] static void narrow_row(std::int64_t kc, PanelA a, StridedB b, TileC c,
+                                           std::int64_t columns) {
+    c.cols = kNarrowColumns;
     for (std::int64_t j = 0; j < columns; j += kNarrowColumns) {
-      micro_tile<V, MV, kNarrowColumns>(kc, a, a_k_stride, b, c + j * ldc, ldc, alpha, beta, m,
-                                        kNarrowColumns, full_rows, j == 0 ? a_prefetch : 0);
+      kernels::micro_tile<V, MV, kNarrowColumns>(kc, a, b, c);
+      a.prefetch = 0;
       b.b += kNarrowColumns * b.cs;
+      c.data += kNarrowColumns * c.ld;
     }
   }
 
   // One tile of the packed path, out of line: its k loop then gets the registers to itself.
-  // (Inlined into packed(), GCC 12 once kept an A vector on the stack, reloading it for half the
-  // FMAs, after a few unrelated lines were added around the call: 10% slower at 2048^3.)
+  // (Inlined into packed(), GCC 12 kept an A vector on the stack, reloading it for half the
+  // FMAs, once a few unrelated lines were added around the call: 10% slower at 2048^3.)
   //
   // It first asks for its tile of C, which is usually in memory: the lines then arrive during
-  // the k loop instead of stalling the final loads and stores. Measured (alternated, medians of
-  // 5): 1 thread 1000^3 +0.9%, 4096 x 4096 x 128 +1.8%; 2 threads +3.0% and +2.5%.
+  // the k loop instead of stalling the final loads and stores. Measured (Zen 4, alternated,
+  // medians of 5): 1 thread 1000^3 +0.9%, 4096 x 4096 x 128 +1.8%; 2 threads +3.0% and +2.5%.
   template <int Vectors>
-  [[gnu::noinline]] static void packed_tile(std::int64_t kc, const T* a, PackedB<V, NR> b, T* c,
-                                            std::int64_t ldc, T alpha, T beta, int m, int n) {
-    constexpr int kLineElements = 64 / sizeof(T);
-    for (int j = 0; j < n; ++j) {
-      const T* column = c + j * ldc;
-      for (int i = 0; i < m; i += kLineElements) __builtin_prefetch(column + i, 0, 2);
-      __builtin_prefetch(column + m - 1, 0, 2);  // the line of the last row, if unaligned
+  [[gnu::noinline]] static void packed_tile(std::int64_t kc, const T* a, PackedB b,
+                                            const TileC& c) {
+    constexpr int kLineElements = simd::kLineElements<T>;
+    for (int j = 0; j < c.cols; ++j) {
+      const T* column = c.data + j * c.ld;
+      for (int i = 0; i < c.rows; i += kLineElements) __builtin_prefetch(column + i, 0, 2);
+      __builtin_prefetch(column + c.rows - 1, 0, 2);  // the line of the last row, if unaligned
     }
-    micro_tile<V, Vectors, NR>(kc, a, MR, b, c, ldc, alpha, beta, m, n, true);
+    kernels::micro_tile<V, Vectors, NR>(kc, PanelA{a, MR, true, 0}, b, c);
   }
 
-  static void packed(const Problem<T>& p, const BlockSizes& model) {
+  static void packed(const GemmProblem<T>& p, const BlockSizes& model, std::byte* work) {
     const std::int64_t kc_max = std::min(model.kc, p.k);
     const BlockSizes bs = blocks_at_depth(model, kc_max, MR, NR);
-    const std::int64_t mc_max = std::min(bs.mc, round_up(p.m, MR));
-    const std::int64_t nc_max = std::min(bs.nc, round_up(p.n, NR));
-    T* a_packed = static_cast<T*>(detail::thread_scratch(detail::ScratchSlot::packed_a)
-                                      .get(sizeof(T) * mc_max * kc_max));
-    T* b_packed = static_cast<T*>(detail::thread_scratch(detail::ScratchSlot::packed_b)
-                                      .get(sizeof(T) * nc_max * kc_max));
+    const WorkspaceParts<T> parts = packed_workspace<T>(p.m, p.n, p.k, model, MR, NR);
+    T* a_packed = parts.a(work);
+    T* b_packed = parts.b(work);
 
     // Loop 5: NC columns of B and C at a time; the packed B panel [nc/NR][kc][NR] lives in L3.
     for (std::int64_t jc = 0; jc < p.n; jc += bs.nc) {
@@ -109,22 +109,22 @@ struct Loops {
       for (std::int64_t pc = 0; pc < p.k; pc += bs.kc) {
         const std::int64_t kc = std::min(bs.kc, p.k - pc);
         const T beta = pc == 0 ? p.beta : T(1);
-        pack_b<V, NR>(kc, nc, p.b + pc * p.b_rs + jc * p.b_cs, p.b_rs, p.b_cs, b_packed);
+        kernels::pack_b<V, NR>(kc, nc, p.b + pc * p.b_rs + jc * p.b_cs, p.b_rs, p.b_cs,
+                               b_packed);
         // Loop 3: MC rows at a time; the packed A block [mc/MR][kc][MR] lives in L3.
         for (std::int64_t ic = 0; ic < p.m; ic += bs.mc) {
           const std::int64_t mc = std::min(bs.mc, p.m - ic);
-          pack_a<V, MR>(mc, kc, p.a + ic * p.a_rs + pc * p.a_cs, p.a_rs, p.a_cs, a_packed);
+          kernels::pack_a<V, MR>(mc, kc, p.a + ic * p.a_rs + pc * p.a_cs, p.a_rs, p.a_cs,
+                                 a_packed);
           // Loop 2: one NR-column micro-panel of B, reused from L1 by every tile below.
           for (std::int64_t jr = 0; jr < nc; jr += NR) {
             const int n = static_cast<int>(std::min<std::int64_t>(NR, nc - jr));
             // Loop 1: MR-row micro-panels of A streaming from L2/L3.
             for (std::int64_t ir = 0; ir < mc; ir += MR) {
               const int m = static_cast<int>(std::min<std::int64_t>(MR, mc - ir));
-              const T* a_panel = a_packed + ir * kc;
-              const PackedB<V, NR> b_panel{b_packed + jr * kc};
-              T* c = p.c + (ic + ir) + (jc + jr) * p.ldc;
+              const TileC c{p.c + (ic + ir) + (jc + jr) * p.ldc, p.ldc, m, n, p.alpha, beta};
               (uses_one_vector(m) ? packed_tile<1> : packed_tile<MV>)(
-                  kc, a_panel, b_panel, c, p.ldc, p.alpha, beta, m, n);
+                  kc, a_packed + ir * kc, PackedB{b_packed + jr * kc}, c);
             }
           }
         }
@@ -133,43 +133,42 @@ struct Loops {
   }
 
   // The unpacked path: A read in place when column-contiguous (else one MR x kc slab at a
-  // time); B read in place, or packed when pack_b says so. The driver packs a skinny B (N <= 32
-  // against a large M): that costs little, and the broadcasts then come from one contiguous
-  // panel instead of up to 32 rows lda apart, which alias in L1 when lda is a power of two.
-  // A large B is never packed here: that would cost as much memory traffic as the product.
+  // time); B read in place, or packed when options.pack_b says so. The driver packs a skinny B
+  // (N <= 32 against a large M): that costs little, and the broadcasts then come from one
+  // contiguous panel instead of up to 32 rows lda apart, which alias in L1 when lda is a power
+  // of two. A large B is never packed here: that would cost as much memory traffic as the
+  // product.
   //
   // Loop order: KC of the depth at a time, then every MR-row tile, then every NR-column strip.
   // Consecutive tiles read consecutive bytes of the same kc columns of A, so A streams from
   // memory once, in order; the tile's kc x MR slab of A is then reused from L1 by every strip.
   //
-  // narrow: B fits in L1 and is read in place. The MV-vector tiles are then kNarrowColumns wide,
-  // in one call per row of tiles. A wide tile saves rereads of A and B from L2, which a problem
-  // in L1 does not make; a narrow one ends in 8 stores instead of 24 and is short enough for
-  // its successor to start while it finishes (the likely reason; no counters on this VM).
-  // Measured on Zen 4, 1 thread, cblas calls alternated with 12-column tiles (medians of 31,
-  // ns): sgemm 32^3 642 -> 637, 48^3 2022 -> 1960, 64^3 4798 -> 4676; dgemm 16^3 185 -> 178,
-  // 32^3 1243 -> 1222, 48^3 4066 -> 3983, 64^3 10089 -> 9946.
-  static void direct(const Problem<T>& p, std::int64_t depth, bool pack_b, bool narrow) {
+  // options.narrow_tiles: B fits in L1 and is read in place. The MV-vector tiles are then
+  // kNarrowColumns wide, in one call per row of tiles. A wide tile saves rereads of A and B from
+  // L2, which a problem in L1 does not make; a narrow one ends in 8 stores instead of 24 and is
+  // short enough for its successor to start while it finishes (the likely reason; the VM it was
+  // measured on has no performance counters). Measured on Zen 4 (AVX-512), 1 thread, cblas calls
+  // alternated with 12-column tiles (medians of 31, ns): sgemm 32^3 642 -> 637, 48^3
+  // 2022 -> 1960, 64^3 4798 -> 4676; dgemm 16^3 185 -> 178, 32^3 1243 -> 1222, 48^3
+  // 4066 -> 3983, 64^3 10089 -> 9946.
+  static void direct(const GemmProblem<T>& p, const DirectOptions& options, std::byte* work) {
     const bool a_in_place = p.a_rs == 1;
-    const std::int64_t kc_max = std::min(depth, p.k);
-    T* a_packed = a_in_place ? nullptr
-                             : static_cast<T*>(detail::thread_scratch(detail::ScratchSlot::packed_a)
-                                                   .get(sizeof(T) * MR * kc_max));
-    T* b_packed = !pack_b ? nullptr
-                          : static_cast<T*>(detail::thread_scratch(detail::ScratchSlot::packed_b)
-                                                .get(sizeof(T) * round_up(p.n, NR) * kc_max));
+    const std::int64_t depth = options.depth;
+    const WorkspaceParts<T> parts = direct_workspace(p, options, MR, NR);
+    T* a_packed = parts.a(work);
+    T* b_packed = parts.b(work);
     for (std::int64_t pc = 0; pc < p.k; pc += depth) {
       const std::int64_t kc = std::min(depth, p.k - pc);
       const T beta = pc == 0 ? p.beta : T(1);
-      if (pack_b) gemm_detail::pack_b<V, NR>(kc, p.n, p.b + pc * p.b_rs, p.b_rs, p.b_cs, b_packed);
+      if (options.pack_b)
+        kernels::pack_b<V, NR>(kc, p.n, p.b + pc * p.b_rs, p.b_rs, p.b_cs, b_packed);
       for (std::int64_t ic = 0; ic < p.m; ic += MR) {
         const int m = static_cast<int>(std::min<std::int64_t>(MR, p.m - ic));
-        const T* a = p.a + ic * p.a_rs + pc * p.a_cs;
-        std::int64_t a_k_stride = p.a_cs;
+        PanelA a{p.a + ic * p.a_rs + pc * p.a_cs, p.a_cs, true, 0};
         if (!a_in_place) {
-          pack_a<V, MR>(m, kc, a, p.a_rs, p.a_cs, a_packed);
-          a = a_packed;
-          a_k_stride = MR;
+          kernels::pack_a<V, MR>(m, kc, a.data, p.a_rs, p.a_cs, a_packed);
+          a.data = a_packed;
+          a.k_stride = MR;
         }
         // In place, the first strip fetches A ahead by kPrefetchTiles tiles: ~1 KiB ahead in
         // each of the kc columns, which covers DRAM latency even for the one-column strip
@@ -190,29 +189,29 @@ struct Loops {
         // Whether the kernel may load all its rows: a packed slab is zero-padded, and in place
         // a tile of exactly the kernel's rows (16 x 16 x 16 sgemm on AVX-512: one full vector)
         // needs no masked loads.
-        const bool full_rows = !a_in_place || m == (one_vector ? V::width : MR);
+        a.full_rows = !a_in_place || m == (one_vector ? V::width : MR);
         std::int64_t jc = 0;
         if constexpr (kNarrowColumns < NR) {
-          if (narrow && !one_vector && !pack_b && p.n >= kNarrowColumns) {
+          if (options.narrow_tiles && !one_vector && !options.pack_b && p.n >= kNarrowColumns) {
             jc = p.n / kNarrowColumns * kNarrowColumns;
-            narrow_row(kc, a, a_k_stride, StridedB<V>{p.b + pc * p.b_rs, p.b_rs, p.b_cs},
-                       p.c + ic, p.ldc, p.alpha, beta, m, jc, full_rows, prefetch);
+            a.prefetch = prefetch;
+            narrow_row(kc, a, StridedB{p.b + pc * p.b_rs, p.b_rs, p.b_cs},
+                       TileC{p.c + ic, p.ldc, m, kNarrowColumns, p.alpha, beta}, jc);
           }
         }
         for (; jc < p.n; jc += NR) {
           // A tile of fewer columns runs a kernel with exactly that many: no FMA is spent on
           // absent columns, and an in-place B is not read past its last column.
           const int n = static_cast<int>(std::min<std::int64_t>(NR, p.n - jc));
-          T* c = p.c + ic + jc * p.ldc;
-          const std::int64_t pf = jc == 0 ? prefetch : 0;
-          if (pack_b) {
-            const PackedB<V, NR> b{b_packed + jc * kc};
-            (one_vector ? kStrips<1, NR, PackedB<V, NR>> : kStrips<MV, NR, PackedB<V, NR>>)[n - 1](
-                kc, a, a_k_stride, b, c, p.ldc, p.alpha, beta, m, full_rows, pf);
+          const TileC c{p.c + ic + jc * p.ldc, p.ldc, m, n, p.alpha, beta};
+          a.prefetch = jc == 0 ? prefetch : 0;
+          if (options.pack_b) {
+            const PackedB b{b_packed + jc * kc};
+            (one_vector ? kStrips<1, NR, PackedB> : kStrips<MV, NR, PackedB>)[n - 1](kc, a, b, c);
           } else {
-            const StridedB<V> b{p.b + pc * p.b_rs + jc * p.b_cs, p.b_rs, p.b_cs};
-            (one_vector ? kStrips<1, NR, StridedB<V>> : kStrips<MV, NR, StridedB<V>>)[n - 1](
-                kc, a, a_k_stride, b, c, p.ldc, p.alpha, beta, m, full_rows, pf);
+            const StridedB b{p.b + pc * p.b_rs + jc * p.b_cs, p.b_rs, p.b_cs};
+            (one_vector ? kStrips<1, NR, StridedB> : kStrips<MV, NR, StridedB>)[n - 1](kc, a, b,
+                                                                                        c);
           }
         }
       }
@@ -220,21 +219,10 @@ struct Loops {
   }
 };
 
-// DotRows x DotColumns: the widest tile of the dot-product path, holding that many accumulators,
-// DotRows A registers and a B register.
-// NarrowAccumulators: the fewest accumulators that keep the FMA pipes busy, for the narrow
-// tiles of direct(): twice the FMAs in flight (latency x FMAs per cycle).
-template <class V, int MV, int NR, int DotRows, int DotColumns, int NarrowAccumulators>
-KernelSet<typename V::scalar> make_kernel_set() {
-  using L = Loops<V, MV, NR, NarrowAccumulators>;
-  return {V::name,
-          L::MR,
-          NR,
-          V::width,
-          &L::packed,
-          &L::direct,
-          &Dot<V, DotRows, DotColumns>::run,
-          &gemv_detail::ColumnSweep<V>::run};
+template <class V, kernels::TileShape Shape>
+GemmKernels<typename V::scalar> make_gemm_kernels() {
+  using L = Loops<V, Shape>;
+  return {V::name, L::MR, Shape.nr, V::width, &L::packed, &L::direct};
 }
 
 }  // namespace ridge::gemm_detail

@@ -1,11 +1,11 @@
 // ridge::gemv: validates the views and reduces every layout and transposition to the internal
-// column-major problem (gemv/problem.hpp).
+// column-major problem (kernels/problem.hpp), run on the matrix-vector kernels.
 #include "ridge/gemv.hpp"
 
 #include <string>
 
-#include "gemm/view_checks.hpp"
-#include "gemv/driver.hpp"
+#include "kernels/matrix_vector.hpp"
+#include "runtime/view_checks.hpp"
 
 namespace ridge {
 namespace {
@@ -13,7 +13,7 @@ namespace {
 constexpr const char* kFunction = "ridge::gemv";
 
 [[noreturn]] void invalid(const std::string& message) {
-  detail::invalid_argument(kFunction, message);
+  runtime::invalid_argument(kFunction, message);
 }
 
 template <class T>
@@ -34,7 +34,7 @@ template <class T>
 [[noreturn, gnu::cold, gnu::noinline]] void report_invalid(const MatrixView<const T>& a,
                                                              const VectorView<const T>& x,
                                                              const VectorView<T>& y) {
-  detail::check_view(kFunction, "a", a);
+  runtime::check_view(kFunction, "a", a);
   check_vector("x", x);
   check_vector("y", y);
   if (a.op_rows() != y.size)
@@ -47,12 +47,12 @@ template <class T>
 template <class T>
 void gemv_impl(T alpha, const MatrixView<const T>& a, const VectorView<const T>& x, T beta,
                const VectorView<T>& y) {
-  if (!detail::view_valid(a) || !vector_valid(x) || !vector_valid(y) || a.op_rows() != y.size ||
+  if (!runtime::view_valid(a) || !vector_valid(x) || !vector_valid(y) || a.op_rows() != y.size ||
       a.op_cols() != x.size)
     report_invalid(a, x, y);
   // The stored matrix as column-major: a row-major one is its transpose.
   const bool row = a.layout == Layout::row_major;
-  gemv_detail::Problem<T> p;
+  kernels::GemvProblem<T> p;
   p.m = row ? a.cols : a.rows;
   p.n = row ? a.rows : a.cols;
   p.a = a.data;
@@ -62,7 +62,7 @@ void gemv_impl(T alpha, const MatrixView<const T>& a, const VectorView<const T>&
   p.x = x.data;
   p.beta = beta;
   p.y = y.data;
-  gemv_detail::run(p, x.inc, y.inc);
+  kernels::matrix_vector(p, x.inc, y.inc);
 }
 
 }  // namespace

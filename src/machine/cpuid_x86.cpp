@@ -7,7 +7,7 @@
 
 #include <cstring>
 
-namespace ridge::detail {
+namespace ridge::machine {
 namespace {
 
 struct Regs {
@@ -112,12 +112,12 @@ bool detect_x86(Machine& m) {
   return true;
 }
 
-}  // namespace ridge::detail
+}  // namespace ridge::machine
 
 #else
 
-namespace ridge::detail {
+namespace ridge::machine {
 bool detect_x86(Machine&) { return false; }
-}  // namespace ridge::detail
+}  // namespace ridge::machine
 
 #endif

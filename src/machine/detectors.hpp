@@ -3,7 +3,7 @@
 
 #include "ridge/machine.hpp"
 
-namespace ridge::detail {
+namespace ridge::machine {
 
 // x86: CPUID/XGETBV features and cache levels. Returns false on other architectures.
 bool detect_x86(Machine& machine);
@@ -14,4 +14,4 @@ std::vector<CacheLevel> read_sysfs_caches(const char* root = "/sys/devices/syste
 // The CPUs in this process's affinity mask.
 std::vector<int> affinity_cpus();
 
-}  // namespace ridge::detail
+}  // namespace ridge::machine

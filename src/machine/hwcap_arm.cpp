@@ -4,7 +4,7 @@
 #if defined(__aarch64__)
 #include <sys/auxv.h>
 
-namespace ridge::detail {
+namespace ridge::machine {
 
 bool detect_arm(Machine& m) {
   m.arch = "aarch64";
@@ -17,12 +17,12 @@ bool detect_arm(Machine& m) {
   return true;
 }
 
-}  // namespace ridge::detail
+}  // namespace ridge::machine
 
 #else
 
-namespace ridge::detail {
+namespace ridge::machine {
 bool detect_arm(Machine&) { return false; }
-}  // namespace ridge::detail
+}  // namespace ridge::machine
 
 #endif

@@ -20,7 +20,7 @@ CacheLevel Machine::data_cache(int level) const {
   return CacheLevel{};
 }
 
-namespace detail {
+namespace machine {
 
 std::vector<int> affinity_cpus() {
   std::vector<int> ids;
@@ -58,25 +58,25 @@ void fill_missing_caches(Machine& m) {
 }
 
 }  // namespace
-}  // namespace detail
+}  // namespace machine
 
 Machine Machine::detect() {
   Machine m;
-  if (!detail::detect_x86(m) && !detail::detect_arm(m)) m.arch = "unknown";
-  m.cpu_ids = detail::affinity_cpus();
+  if (!machine::detect_x86(m) && !machine::detect_arm(m)) m.arch = "unknown";
+  m.cpu_ids = machine::affinity_cpus();
   m.logical_cpus = static_cast<int>(m.cpu_ids.size());
   if (m.data_cache(1).size_bytes == 0 || m.data_cache(2).size_bytes == 0) {
-    std::vector<CacheLevel> sysfs = detail::read_sysfs_caches();
+    std::vector<CacheLevel> sysfs = machine::read_sysfs_caches();
     if (!sysfs.empty()) {
       m.caches = std::move(sysfs);
       m.cache_source = "sysfs";
     }
   }
-  detail::fill_missing_caches(m);
+  machine::fill_missing_caches(m);
   const std::string measured = measured_machine_path(m);
-  const detail::MeasuredValues values = detail::read_measured_file(measured);
+  const machine::MeasuredValues values = machine::read_measured_file(measured);
   if (!values.empty()) {
-    detail::apply_measured_caches(m, values);
+    machine::apply_measured_caches(m, values);
     m.measured_source = measured;
   }
   return m;

@@ -31,7 +31,7 @@ std::string measured_machine_path(const Machine& machine) {
   return (dir / "ridge" / name).string();
 }
 
-namespace detail {
+namespace machine {
 
 MeasuredValues read_measured_file(const std::string& path) {
   MeasuredValues values;
@@ -78,5 +78,5 @@ void apply_measured_caches(Machine& machine, const MeasuredValues& values) {
   }
 }
 
-}  // namespace detail
+}  // namespace machine
 }  // namespace ridge

@@ -7,7 +7,7 @@
 
 #include "ridge/machine.hpp"
 
-namespace ridge::detail {
+namespace ridge::machine {
 
 using MeasuredValues = std::map<std::string, double>;
 
@@ -24,4 +24,4 @@ std::string streaming_cache_key(int level);
 // Sets CacheLevel::measured_bytes and streaming_bytes from `values` for each level they name.
 void apply_measured_caches(Machine& machine, const MeasuredValues& values);
 
-}  // namespace ridge::detail
+}  // namespace ridge::machine

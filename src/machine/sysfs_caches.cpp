@@ -4,7 +4,7 @@
 
 #include "machine/detectors.hpp"
 
-namespace ridge::detail {
+namespace ridge::machine {
 namespace {
 
 std::string read_line(const std::string& path) {
@@ -74,4 +74,4 @@ std::vector<CacheLevel> read_sysfs_caches(const char* root) {
   return levels;
 }
 
-}  // namespace ridge::detail
+}  // namespace ridge::machine

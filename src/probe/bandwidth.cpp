@@ -21,10 +21,10 @@ namespace {
 BandwidthKernels kernels_for(Isa isa) {
   switch (isa) {
 #if defined(__x86_64__)
-    case Isa::avx512: return avx512_bandwidth_kernels();
-    case Isa::avx2: return avx2_bandwidth_kernels();
+    case Isa::avx512: return avx512::bandwidth_kernels();
+    case Isa::avx2: return avx2::bandwidth_kernels();
 #endif
-    default: return generic_bandwidth_kernels();
+    default: return generic::bandwidth_kernels();
   }
 }
 

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "simd/isa_unit.hpp"
+
 namespace ridge::probe {
 
 // Elements per loop step of every kernel: 8 vectors of the widest ISA (8 doubles).
@@ -65,8 +67,15 @@ BandwidthKernels make_bandwidth_kernels() {
   return k;
 }
 
-BandwidthKernels generic_bandwidth_kernels();
-BandwidthKernels avx2_bandwidth_kernels();
-BandwidthKernels avx512_bandwidth_kernels();
-
 }  // namespace ridge::probe
+
+// The kernels of each ISA, defined in its translation unit (probe/bandwidth_kernels_<isa>.cpp).
+namespace ridge::generic {
+RIDGE_ISA_ENTRY probe::BandwidthKernels bandwidth_kernels();
+}  // namespace ridge::generic
+namespace ridge::avx2 {
+RIDGE_ISA_ENTRY probe::BandwidthKernels bandwidth_kernels();
+}  // namespace ridge::avx2
+namespace ridge::avx512 {
+RIDGE_ISA_ENTRY probe::BandwidthKernels bandwidth_kernels();
+}  // namespace ridge::avx512

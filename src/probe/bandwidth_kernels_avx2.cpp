@@ -2,7 +2,7 @@
 #include "probe/bandwidth_kernels.hpp"
 #include "simd/avx2.hpp"
 
-namespace ridge::probe {
+namespace ridge::avx2 {
 namespace {
 struct Avx2Stream {
   static void stream(double* p, __m256d v) { _mm256_stream_pd(p, v); }
@@ -10,7 +10,7 @@ struct Avx2Stream {
 };
 }  // namespace
 
-BandwidthKernels avx2_bandwidth_kernels() {
-  return make_bandwidth_kernels<simd::Avx2<double>, Avx2Stream>();
+probe::BandwidthKernels bandwidth_kernels() {
+  return probe::make_bandwidth_kernels<simd::Avx2<double>, Avx2Stream>();
 }
-}  // namespace ridge::probe
+}  // namespace ridge::avx2

@@ -2,7 +2,7 @@
 #include "probe/bandwidth_kernels.hpp"
 #include "simd/avx512.hpp"
 
-namespace ridge::probe {
+namespace ridge::avx512 {
 namespace {
 struct Avx512Stream {
   static void stream(double* p, __m512d v) { _mm512_stream_pd(p, v); }
@@ -10,7 +10,7 @@ struct Avx512Stream {
 };
 }  // namespace
 
-BandwidthKernels avx512_bandwidth_kernels() {
-  return make_bandwidth_kernels<simd::Avx512<double>, Avx512Stream>();
+probe::BandwidthKernels bandwidth_kernels() {
+  return probe::make_bandwidth_kernels<simd::Avx512<double>, Avx512Stream>();
 }
-}  // namespace ridge::probe
+}  // namespace ridge::avx512

@@ -2,6 +2,6 @@
 #include "probe/bandwidth_kernels.hpp"
 #include "simd/generic.hpp"
 
-namespace ridge::probe {
-BandwidthKernels generic_bandwidth_kernels() { return make_bandwidth_kernels<simd::Generic<double>>(); }
-}  // namespace ridge::probe
+namespace ridge::generic {
+probe::BandwidthKernels bandwidth_kernels() { return probe::make_bandwidth_kernels<simd::Generic<double>>(); }
+}  // namespace ridge::generic

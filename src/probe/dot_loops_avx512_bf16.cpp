@@ -4,7 +4,7 @@
 
 #include "probe/fma_loop.hpp"
 
-namespace ridge::probe {
+namespace ridge::avx512_bf16 {
 namespace {
 
 // vdpbf16ps: each of 16 fp32 lanes adds two bf16 products: 4 FLOP per lane.
@@ -49,8 +49,8 @@ std::int64_t int8_chains(std::int64_t iterations, volatile double* sink) {
 // Chain counts: latency x pipes <= 8 (fma_loop.hpp); bf16 as the AVX-512 FMA loop. int8 runs
 // 12 and checks 16: with 20 or 24 __m512i accumulators GCC 12 copies them through other registers
 // and the stack every iteration (measured: half the rate), which would test the compiler.
-DotLoops avx512_dot_loops() {
+probe::DotLoops dot_loops() {
   return {{{16, bf16_chains<16>}, {24, bf16_chains<24>}}, {{12, int8_chains<12>}, {16, int8_chains<16>}}};
 }
 
-}  // namespace ridge::probe
+}  // namespace ridge::avx512_bf16

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "probe/throughput_loop.hpp"
+#include "simd/isa_unit.hpp"
 
 namespace ridge::probe {
 
@@ -89,10 +90,7 @@ inline constexpr int kUnfusedChains = 12;
 inline constexpr int kMoreUnfusedChains = 14;
 
 FmaLoops scalar_fma_loops();
-FmaLoops generic_fma_loops();
 FmaLoops sse_fma_loops();  // x86-64 only
-FmaLoops avx2_fma_loops();
-FmaLoops avx512_fma_loops();
 
 // bf16 and int8 dot products (vdpbf16ps, vpdpbusd). Run `bf16` only where
 // IsaFeatures::avx512_bf16 is set and `int8` only where avx512_vnni is.
@@ -100,6 +98,19 @@ struct DotLoops {
   LoopPair bf16;
   LoopPair int8;
 };
-DotLoops avx512_dot_loops();
 
 }  // namespace ridge::probe
+
+// The loops of each ISA, defined in its translation unit (probe/*_loops_<isa>.cpp).
+namespace ridge::generic {
+RIDGE_ISA_ENTRY probe::FmaLoops fma_loops();
+}  // namespace ridge::generic
+namespace ridge::avx2 {
+RIDGE_ISA_ENTRY probe::FmaLoops fma_loops();
+}  // namespace ridge::avx2
+namespace ridge::avx512 {
+RIDGE_ISA_ENTRY probe::FmaLoops fma_loops();
+}  // namespace ridge::avx512
+namespace ridge::avx512_bf16 {
+RIDGE_ISA_ENTRY probe::DotLoops dot_loops();
+}  // namespace ridge::avx512_bf16

@@ -4,9 +4,9 @@
 #include "probe/fma_loop.hpp"
 #include "simd/generic.hpp"
 
-namespace ridge::probe {
-FmaLoops generic_fma_loops() {
-  return make_fma_loops<simd::Generic<float>, simd::Generic<double>, kUnfusedChains,
-                        kMoreUnfusedChains, false>();
+namespace ridge::generic {
+probe::FmaLoops fma_loops() {
+  return probe::make_fma_loops<simd::Generic<float>, simd::Generic<double>, probe::kUnfusedChains,
+                               probe::kMoreUnfusedChains, false>();
 }
-}  // namespace ridge::probe
+}  // namespace ridge::generic

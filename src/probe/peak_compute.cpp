@@ -14,10 +14,10 @@ namespace {
 FmaLoops fma_loops_for(Isa isa) {
   switch (isa) {
 #if defined(__x86_64__)
-    case Isa::avx512: return avx512_fma_loops();
-    case Isa::avx2: return avx2_fma_loops();
+    case Isa::avx512: return avx512::fma_loops();
+    case Isa::avx2: return avx2::fma_loops();
 #endif
-    default: return generic_fma_loops();
+    default: return generic::fma_loops();
   }
 }
 
@@ -64,7 +64,7 @@ namespace detail {
 std::vector<PeakCase> peak_cases(const IsaFeatures& features, bool avx2_supported,
                                  bool avx512_supported) {
   std::vector<PeakCase> cases;
-  const FmaLoops scalar = scalar_fma_loops(), generic = generic_fma_loops();
+  const FmaLoops scalar = scalar_fma_loops(), generic = generic::fma_loops();
   cases.push_back({"scalar", "f64", scalar.f64});
   cases.push_back({"scalar", "f32", scalar.f32});
 #if defined(__x86_64__)
@@ -76,15 +76,15 @@ std::vector<PeakCase> peak_cases(const IsaFeatures& features, bool avx2_supporte
   cases.push_back({"generic", "f32", generic.f32});
 #if defined(__x86_64__)
   if (avx2_supported) {
-    const FmaLoops loops = avx2_fma_loops();
+    const FmaLoops loops = avx2::fma_loops();
     cases.push_back({"avx2", "f64", loops.f64});
     cases.push_back({"avx2", "f32", loops.f32});
   }
   if (avx512_supported) {
-    const FmaLoops loops = avx512_fma_loops();
+    const FmaLoops loops = avx512::fma_loops();
     cases.push_back({"avx512", "f64", loops.f64});
     cases.push_back({"avx512", "f32", loops.f32});
-    const DotLoops dots = avx512_dot_loops();
+    const DotLoops dots = avx512_bf16::dot_loops();
     if (features.avx512_bf16) cases.push_back({"avx512", "bf16", dots.bf16});
     if (features.avx512_vnni) cases.push_back({"avx512", "int8", dots.int8});
   }

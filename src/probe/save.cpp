@@ -17,14 +17,14 @@ double whole_pages(std::int64_t bytes) { return static_cast<double>(bytes / 4096
 }  // namespace
 
 std::string save(const Report& r) {
-  ridge::detail::MeasuredValues values;
+  ridge::machine::MeasuredValues values;
   for (const CacheEstimate& c : r.caches) {
     values["cache.l" + std::to_string(c.level) + ".reported_bytes"] = static_cast<double>(c.reported_bytes);
     // The latency step is the capacity; the bandwidth step stands in where latency found none.
     const std::int64_t measured = c.from_latency_bytes > 0 ? c.from_latency_bytes : c.from_bandwidth_bytes;
-    if (measured > 0) values[ridge::detail::measured_cache_key(c.level)] = whole_pages(measured);
+    if (measured > 0) values[ridge::machine::measured_cache_key(c.level)] = whole_pages(measured);
     if (c.from_bandwidth_bytes > 0)
-      values[ridge::detail::streaming_cache_key(c.level)] = whole_pages(c.from_bandwidth_bytes);
+      values[ridge::machine::streaming_cache_key(c.level)] = whole_pages(c.from_bandwidth_bytes);
   }
   if (r.clock_ghz.samples > 0) values["clock_ghz"] = r.clock_ghz.median;
   for (const char* type : {"f64", "f32", "bf16", "int8"})
@@ -41,7 +41,7 @@ std::string save(const Report& r) {
   const std::string comment = std::string("ridge probe") + (r.quick ? " --quick" : "") + " --save, " +
                               stamp + ", " + r.machine.model_name + ", " +
                               std::to_string(r.machine.logical_cpus) + " cpus";
-  if (!ridge::detail::write_measured_file(path, values, comment))
+  if (!ridge::machine::write_measured_file(path, values, comment))
     throw std::runtime_error("cannot write " + path);
   return path;
 }

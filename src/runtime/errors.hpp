@@ -4,11 +4,11 @@
 #include <stdexcept>
 #include <string>
 
-namespace ridge::detail {
+namespace ridge::runtime {
 
 // Throws std::invalid_argument("<function>: <message>").
 [[noreturn]] inline void invalid_argument(const char* function, const std::string& message) {
   throw std::invalid_argument(std::string(function) + ": " + message);
 }
 
-}  // namespace ridge::detail
+}  // namespace ridge::runtime

@@ -1,12 +1,14 @@
-// Environment settings, parsed once.
+// Environment settings, parsed once, and the public thread-count functions.
 #include "runtime/settings.hpp"
 
 #include <atomic>
 #include <cstdlib>
 
+#include "ridge/isa.hpp"
 #include "ridge/machine.hpp"
 
-namespace ridge::detail {
+namespace ridge {
+namespace runtime {
 namespace {
 
 int environment_threads() {
@@ -37,8 +39,6 @@ int max_threads() {
   return api > 0 ? api : environment_threads();
 }
 
-void set_max_threads(int threads) { api_threads.store(threads > 0 ? threads : 0); }
-
 const std::string& isa_request() {
   static const std::string request = [] {
     const char* text = std::getenv("RIDGE_ISA");
@@ -55,4 +55,12 @@ bool verbose() {
   return on;
 }
 
-}  // namespace ridge::detail
+}  // namespace runtime
+
+int num_threads() { return runtime::max_threads(); }
+
+void set_num_threads(int threads) {
+  runtime::api_threads.store(threads > 0 ? threads : 0, std::memory_order_relaxed);
+}
+
+}  // namespace ridge

@@ -1,5 +1,6 @@
-// Thread pool: workers spin briefly after a job (back-to-back calls then start in well under a
-// microsecond), then sleep on a futex (std::atomic::wait) so an idle pool costs no CPU.
+// Thread pool: callers queue for the team in arrival order (tickets), workers spin briefly after
+// a job (back-to-back calls then start in well under a microsecond), then sleep on a futex
+// (std::atomic::wait) so an idle pool costs no CPU.
 #include "runtime/thread_pool.hpp"
 
 #include <pthread.h>
@@ -7,10 +8,12 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <exception>
 #include <mutex>
+#include <utility>
 #include <thread>
 
-namespace ridge::detail {
+namespace ridge::runtime {
 namespace {
 
 thread_local bool tls_inside_task = false;
@@ -24,11 +27,7 @@ class Pool {
   ~Pool() = delete;  // lives for the process (and is abandoned, not destroyed, in a fork child)
 
   void run(int count, const std::function<void(int)>& task) {
-    std::unique_lock<std::mutex> lock(call_mutex_, std::try_to_lock);
-    if (!lock.owns_lock()) {
-      run_inline(count, task);
-      return;
-    }
+    const Turn turn(*this);
     ensure_workers(count - 1);
     task_ = &task;
     remaining_.store(count - 1, std::memory_order_relaxed);
@@ -38,18 +37,32 @@ class Pool {
     job_.store(generation << 32 | static_cast<std::uint32_t>(count - 1));
     if (sleepers_.load() > 0) job_.notify_all();
 
+    std::exception_ptr error;
     tls_inside_task = true;
-    task(0);
+    try {
+      task(0);
+    } catch (...) {
+      error = std::current_exception();
+    }
     tls_inside_task = false;
 
+    // The workers hold a pointer to `task`: wait for them even when task 0 threw.
     wait_until([&] { return remaining_.load(std::memory_order_acquire) == 0; }, remaining_);
     task_ = nullptr;
+    if (error == nullptr) error = std::exchange(worker_error_, nullptr);
+    worker_error_ = nullptr;
+    if (error != nullptr) std::rethrow_exception(error);
   }
 
   static void run_inline(int count, const std::function<void(int)>& task) {
     const bool was_inside = tls_inside_task;
     tls_inside_task = true;
-    for (int t = 0; t < count; ++t) task(t);
+    try {
+      for (int t = 0; t < count; ++t) task(t);
+    } catch (...) {
+      tls_inside_task = was_inside;
+      throw;
+    }
     tls_inside_task = was_inside;
   }
 
@@ -57,13 +70,33 @@ class Pool {
   friend Pool* make_pool();
   Pool() = default;
 
+  // A caller's turn with the team: taken in ticket order, handed on when the call ends.
+  class Turn {
+   public:
+    explicit Turn(Pool& pool) : pool_(pool) {
+      const std::uint64_t ticket = pool.next_ticket_.fetch_add(1);
+      pool.wait_until([&] { return pool.serving_.load(std::memory_order_acquire) == ticket; },
+                      pool.serving_);
+    }
+    ~Turn() {
+      pool_.serving_.fetch_add(1);
+      if (pool_.sleepers_.load() > 0) pool_.serving_.notify_all();
+    }
+    Turn(const Turn&) = delete;
+    Turn& operator=(const Turn&) = delete;
+
+   private:
+    Pool& pool_;
+  };
+
   void ensure_workers(int needed) {
     while (workers_ < needed) {
-      const int index = ++workers_;
+      const int index = workers_ + 1;
       // The worker starts from the generation before the job about to be published, which it
       // may only see after that job is out.
       const std::uint64_t generation = job_.load() >> 32;
       std::thread([this, index, generation] { worker_loop(index, generation); }).detach();
+      workers_ = index;  // only once the thread exists: creation may throw
     }
   }
 
@@ -104,19 +137,26 @@ class Pool {
           job_);
       seen = job >> 32;
       if (static_cast<std::uint32_t>(index) <= static_cast<std::uint32_t>(job)) {
-        (*task_)(index);
-        if (remaining_.fetch_sub(1) == 1 && sleepers_.load() > 0)
-          remaining_.notify_all();
+        try {
+          (*task_)(index);
+        } catch (...) {
+          const std::lock_guard lock(error_mutex_);
+          if (worker_error_ == nullptr) worker_error_ = std::current_exception();
+        }
+        if (remaining_.fetch_sub(1) == 1 && sleepers_.load() > 0) remaining_.notify_all();
       }
     }
   }
 
-  std::mutex call_mutex_;
+  std::atomic<std::uint64_t> next_ticket_{0};  // the next caller's turn
+  std::atomic<std::uint64_t> serving_{0};      // the turn that has the team
   int workers_ = 0;  // started so far, detached (a fork child starts a new pool)
   const std::function<void(int)>* task_ = nullptr;
   std::atomic<std::uint64_t> job_{0};  // generation << 32 | workers taking part (1..count)
   std::atomic<int> remaining_{0};
   std::atomic<int> sleepers_{0};
+  std::mutex error_mutex_;
+  std::exception_ptr worker_error_;  // the first exception a worker's task threw in this job
 };
 
 std::atomic<Pool*> g_pool{nullptr};
@@ -125,7 +165,7 @@ std::mutex g_pool_create_mutex;
 Pool* make_pool() { return new Pool(); }
 
 // In a fork child only the forking thread exists: drop the parent's pool (its workers are gone,
-// its mutex may be held) and let the child build its own on first use.
+// a caller's turn may be held) and let the child build its own on first use.
 void reset_pool_in_child() {
   g_pool.store(nullptr);
   new (&g_pool_create_mutex) std::mutex();
@@ -158,4 +198,4 @@ void parallel_run(int count, const std::function<void(int)>& task) {
   pool().run(count, task);
 }
 
-}  // namespace ridge::detail
+}  // namespace ridge::runtime

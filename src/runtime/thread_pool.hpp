@@ -3,18 +3,21 @@
 
 #include <functional>
 
-namespace ridge::detail {
+namespace ridge::runtime {
 
-// Runs task(0) .. task(count - 1) concurrently: task 0 on the calling thread, the others on
-// persistent workers (created on first need, never per call). Returns when all have finished.
+// Runs task(0) .. task(count - 1) concurrently, each on its own thread: task 0 on the calling
+// thread, the others on persistent workers (created on first need, never per call). Returns when
+// all have finished; an exception thrown by a task is rethrown here once every task has ended.
 //
-// Tasks must be independent (no barriers between them): when the pool cannot give `count`
-// threads without oversubscribing -- another user thread is using it, or the caller is itself a
-// pool task (a GEMM inside a task) -- the tasks run one after another on the caller instead.
-// Safe after fork(): the child starts with a fresh, empty pool.
+// Several threads calling at once take turns in the order they arrived, each call with the whole
+// team: a call waits while the calls before it run (their threads are busy), then runs at full
+// width. So calls never oversubscribe the CPUs and never silently lose their threads. A call
+// from inside a pool task (a kernel inside a task) runs its tasks one after another on that
+// task's thread instead, so tasks must not wait for each other. Safe after fork(): the child
+// starts with a fresh, empty pool.
 void parallel_run(int count, const std::function<void(int task)>& task);
 
 // True while the current thread is running a pool task (used to avoid nested parallelism).
 bool inside_pool_task();
 
-}  // namespace ridge::detail
+}  // namespace ridge::runtime

@@ -60,16 +60,16 @@ std::vector<Path> bf16_paths() {
   switch (active_isa()) {
 #if defined(__x86_64__)
     case Isa::avx512: {
-      std::vector<Path> paths{{"avx512", &attention_detail::avx512_tile_kernel<bf16>}};
+      std::vector<Path> paths{{"avx512", &avx512::attention_kernel_bf16}};
       if (Machine::current().isa.avx512_bf16)
-        paths.push_back({"avx512_bf16", &attention_detail::avx512_bf16_tile_kernel});
+        paths.push_back({"avx512_bf16", &avx512_bf16::attention_kernel_bf16});
       return paths;
     }
     case Isa::avx2:
-      return {{"avx2", &attention_detail::avx2_tile_kernel<bf16>}};
+      return {{"avx2", &avx2::attention_kernel_bf16}};
 #endif
     default:
-      return {{"generic", &attention_detail::generic_tile_kernel<bf16>}};
+      return {{"generic", &generic::attention_kernel_bf16}};
   }
 }
 

@@ -38,12 +38,12 @@ Exp2Kernel kernel_for(Isa isa, Exp2 variant) {
   switch (isa) {
 #if defined(__x86_64__)
     case Isa::avx512:
-      return attention_detail::avx512_exp2_kernel(variant);
+      return avx512::exp2_kernel(variant);
     case Isa::avx2:
-      return attention_detail::avx2_exp2_kernel(variant);
+      return avx2::exp2_kernel(variant);
 #endif
     default:
-      return attention_detail::generic_exp2_kernel(variant);
+      return generic::exp2_kernel(variant);
   }
 }
 

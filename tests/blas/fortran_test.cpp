@@ -68,7 +68,7 @@ TYPED_TEST_SUITE(FortranBlas, ElementTypes);
 // The GEMM suite's tile and block edges (tests/gemm/gemm_test.cpp) through sgemm_ / dgemm_.
 TYPED_TEST(FortranBlas, GemmAtEveryTileAndBlockEdge) {
   using T = TypeParam;
-  const auto& table = gemm_detail::dispatch().get<T>();
+  const auto& table = gemm_detail::gemm_kernels<T>(active_isa());
   const int mr = table.kernels.mr, nr = table.kernels.nr;
   const std::set<int> ms = {0, 1, 2, 7, mr - 1, mr, mr + 1, 2 * mr + 3};
   const std::set<int> ns = {0, 1, 5, nr - 1, nr, nr + 1, 2 * nr + 1};

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "gemm/blocking.hpp"
+#include "kernels/cache_model.hpp"
 
 namespace ridge::test {
 namespace {
@@ -71,14 +72,14 @@ TEST(Blocking, MeasuredCapacitiesReplaceReportedOnes) {
 TEST(Blocking, ColumnsAWayApartShareOneL1Set) {
   // 32 KiB, 8 ways, 64 B lines: 64 sets, a way is 4 KiB.
   const Machine zen4 = machine_with(32 << 10, 8, 1 << 20, 8, 32 << 20, 16, 8);
-  const gemm_detail::BlockSizes b = gemm_detail::derive_block_sizes(zen4, 32, 12, 4);
-  EXPECT_EQ(gemm_detail::l1_lines_per_set(16384, 12, b), 12);  // every column in one set
-  EXPECT_EQ(gemm_detail::l1_lines_per_set(4096, 12, b), 12);
-  EXPECT_EQ(gemm_detail::l1_lines_per_set(2048, 12, b), 6);    // two sets
-  EXPECT_EQ(gemm_detail::l1_lines_per_set(1024, 12, b), 3);
-  EXPECT_EQ(gemm_detail::l1_lines_per_set(4096 + 64, 12, b), 1);  // one set per column
-  EXPECT_EQ(gemm_detail::l1_lines_per_set(4100, 12, b), 1);       // not whole lines: spread
-  EXPECT_EQ(gemm_detail::l1_lines_per_set(4096, 1, b), 1);
+  const kernels::CacheModel b = kernels::CacheModel::of(zen4);
+  EXPECT_EQ(kernels::l1_lines_per_set(16384, 12, b), 12);  // every column in one set
+  EXPECT_EQ(kernels::l1_lines_per_set(4096, 12, b), 12);
+  EXPECT_EQ(kernels::l1_lines_per_set(2048, 12, b), 6);    // two sets
+  EXPECT_EQ(kernels::l1_lines_per_set(1024, 12, b), 3);
+  EXPECT_EQ(kernels::l1_lines_per_set(4096 + 64, 12, b), 1);  // one set per column
+  EXPECT_EQ(kernels::l1_lines_per_set(4100, 12, b), 1);       // not whole lines: spread
+  EXPECT_EQ(kernels::l1_lines_per_set(4096, 1, b), 1);
 }
 
 TEST(Blocking, MissingCachesStillGiveUsableBlocks) {

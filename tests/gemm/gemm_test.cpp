@@ -17,7 +17,9 @@ template <class T>
 class GemmTest : public ::testing::Test {
  protected:
   void SetUp() override { set_num_threads(0); }
-  const gemm_detail::TypedKernels<T>& table() const { return gemm_detail::dispatch().get<T>(); }
+  const gemm_detail::TypedKernels<T>& table() const {
+    return gemm_detail::gemm_kernels<T>(active_isa());
+  }
 
   // Runs one GEMM and compares with the reference; returns "" or the first failure.
   std::string check(std::int64_t m, std::int64_t n, std::int64_t k, Layout layout_a, Transpose ta,
@@ -132,10 +134,12 @@ TYPED_TEST(GemmTest, PackedLoopsAcrossSmallBlocks) {
           std::int64_t a_rs, a_cs, b_rs, b_cs;
           op_strides(a.view(ta), a_rs, a_cs);
           op_strides(b.view(tb), b_rs, b_cs);
-          const auto problem = gemm_detail::Problem<T>::from_strides(
+          const auto problem = kernels::GemmProblem<T>::from_strides(
               m, n, k, T(0.5), a.data(), a_rs, a_cs, b.data(), b_rs, b_cs, T(2), c.data(),
               row_c ? c.ld : 1, row_c ? 1 : c.ld);
-          kernels.packed(problem, small);
+          std::vector<std::byte> work(
+              gemm_detail::packed_workspace<T>(m, n, k, small, kernels.mr, kernels.nr).bytes());
+          kernels.packed(problem, small, work.data());
           ASSERT_EQ(compare(c, want), "") << m << "x" << n << "x" << k;
         }
 }

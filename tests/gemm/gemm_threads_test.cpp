@@ -73,8 +73,8 @@ TEST(GemmThreads, ConcurrentCallersGetCorrectResults) {
 
 TEST(GemmThreads, GemmInsidePoolTasksNeitherDeadlocksNorOversubscribes) {
   std::vector<std::string> failures(2);
-  detail::parallel_run(2, [&](int task) {
-    EXPECT_TRUE(detail::inside_pool_task());
+  runtime::parallel_run(2, [&](int task) {
+    EXPECT_TRUE(runtime::inside_pool_task());
     std::mt19937 rng(static_cast<unsigned>(task));
     Matrix<double> a(200, 150, Layout::col_major), b(150, 170, Layout::col_major),
         c(200, 170, Layout::col_major);

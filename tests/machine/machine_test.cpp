@@ -49,7 +49,7 @@ TEST(Machine, FeaturesAreConsistent) {
 
 TEST(Machine, CpuidCachesMatchSysfsWhereBothExist) {
   const Machine& m = Machine::current();
-  const std::vector<CacheLevel> sysfs = detail::read_sysfs_caches();
+  const std::vector<CacheLevel> sysfs = machine::read_sysfs_caches();
   for (const CacheLevel& s : sysfs) {
     const CacheLevel c = m.data_cache(s.level);
     EXPECT_EQ(c.size_bytes, s.size_bytes) << "L" << s.level;
@@ -79,7 +79,7 @@ TEST(Machine, ParsesASysfsCacheTree) {
   write(2, "coherency_line_size", "64");
   write(2, "ways_of_associativity", "12");
   write(2, "shared_cpu_list", "0-15");
-  const std::vector<CacheLevel> levels = detail::read_sysfs_caches(root.c_str());
+  const std::vector<CacheLevel> levels = machine::read_sysfs_caches(root.c_str());
   std::filesystem::remove_all(root);
   ASSERT_EQ(levels.size(), 2u);
   EXPECT_EQ(levels[0].size_bytes, 48 << 10);

@@ -21,14 +21,14 @@ std::filesystem::path scratch_dir(const char* name) {
 TEST(MeasuredFile, RoundTripsAndSkipsJunk) {
   const std::filesystem::path dir = scratch_dir("ridge_measured_");
   const std::string path = (dir / "sub" / "m.txt").string();
-  ASSERT_TRUE(detail::write_measured_file(path, {{"cache.l1.measured_bytes", 36864}, {"peak", 117.25}}, "test"));
+  ASSERT_TRUE(machine::write_measured_file(path, {{"cache.l1.measured_bytes", 36864}, {"peak", 117.25}}, "test"));
   { std::ofstream(path, std::ios::app) << "not a number line\n\n# comment 5\n"; }
-  const detail::MeasuredValues values = detail::read_measured_file(path);
+  const machine::MeasuredValues values = machine::read_measured_file(path);
   std::filesystem::remove_all(dir);
   ASSERT_EQ(values.size(), 2u);
   EXPECT_EQ(values.at("cache.l1.measured_bytes"), 36864);
   EXPECT_EQ(values.at("peak"), 117.25);
-  EXPECT_TRUE(detail::read_measured_file(path).empty());
+  EXPECT_TRUE(machine::read_measured_file(path).empty());
 }
 
 TEST(MeasuredFile, DetectReadsWhatProbeSaved) {

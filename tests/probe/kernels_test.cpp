@@ -25,10 +25,10 @@ struct KernelPath {
 };
 
 std::vector<KernelPath> paths() {
-  std::vector<KernelPath> p = {{Isa::generic, probe::generic_bandwidth_kernels}};
+  std::vector<KernelPath> p = {{Isa::generic, generic::bandwidth_kernels}};
 #if defined(__x86_64__)
-  p.push_back({Isa::avx2, probe::avx2_bandwidth_kernels});
-  p.push_back({Isa::avx512, probe::avx512_bandwidth_kernels});
+  p.push_back({Isa::avx2, avx2::bandwidth_kernels});
+  p.push_back({Isa::avx512, avx512::bandwidth_kernels});
 #endif
   return p;
 }
@@ -90,7 +90,7 @@ TEST(PeakLoops, CountTheOperationsTheyDo) {
 TEST(PeakLoops, DotProductsComputeTheirSums) {
   const IsaFeatures& f = Machine::current().isa;
   if (!isa_supported(Isa::avx512) || !f.avx512_vnni) GTEST_SKIP() << "this CPU lacks AVX512_VNNI";
-  const probe::DotLoops dots = probe::avx512_dot_loops();
+  const probe::DotLoops dots = avx512_bf16::dot_loops();
   // int8: every step adds 4 x (3 x -2) to each lane of each chain; chain c starts at c. The sink
   // holds lane 0 + lane 15 of the sum over chains.
   for (const probe::ChainedLoop& loop : {dots.int8.base, dots.int8.more}) {

@@ -16,7 +16,7 @@ TEST(ThreadPool, RunsEveryTaskOnceOnDistinctThreads) {
   for (int count : {1, 2, 3, 5}) {
     std::vector<std::atomic<int>> runs(count);
     std::vector<std::thread::id> ids(count);
-    detail::parallel_run(count, [&](int task) {
+    runtime::parallel_run(count, [&](int task) {
       runs[task]++;
       ids[task] = std::this_thread::get_id();
     });
@@ -29,21 +29,21 @@ TEST(ThreadPool, RunsEveryTaskOnceOnDistinctThreads) {
 
 TEST(ThreadPool, ManyJobsInARow) {
   std::atomic<long> sum{0};
-  for (int job = 0; job < 2000; ++job) detail::parallel_run(2, [&](int task) { sum += task + 1; });
+  for (int job = 0; job < 2000; ++job) runtime::parallel_run(2, [&](int task) { sum += task + 1; });
   EXPECT_EQ(sum.load(), 2000 * 3);
 }
 
 TEST(ThreadPool, NestedCallsRunInline) {
   std::atomic<int> inner{0};
-  detail::parallel_run(2, [&](int) {
+  runtime::parallel_run(2, [&](int) {
     const auto outer_thread = std::this_thread::get_id();
-    detail::parallel_run(3, [&](int) {
+    runtime::parallel_run(3, [&](int) {
       EXPECT_EQ(std::this_thread::get_id(), outer_thread);
       inner++;
     });
   });
   EXPECT_EQ(inner.load(), 6);
-  EXPECT_FALSE(detail::inside_pool_task());
+  EXPECT_FALSE(runtime::inside_pool_task());
 }
 
 TEST(ThreadPool, ConcurrentCallersAllComplete) {
@@ -51,20 +51,20 @@ TEST(ThreadPool, ConcurrentCallersAllComplete) {
   std::vector<std::thread> callers;
   for (int c = 0; c < 4; ++c)
     callers.emplace_back([&] {
-      for (int job = 0; job < 200; ++job) detail::parallel_run(2, [&](int) { total++; });
+      for (int job = 0; job < 200; ++job) runtime::parallel_run(2, [&](int) { total++; });
     });
   for (std::thread& t : callers) t.join();
   EXPECT_EQ(total.load(), 4 * 200 * 2);
 }
 
 TEST(Settings, ParsesThreadCounts) {
-  EXPECT_EQ(detail::parse_thread_count("4"), 4);
-  EXPECT_EQ(detail::parse_thread_count("3,2"), 3);  // OMP_NUM_THREADS list: outer level
-  EXPECT_EQ(detail::parse_thread_count("0"), 0);
-  EXPECT_EQ(detail::parse_thread_count("-2"), 0);
-  EXPECT_EQ(detail::parse_thread_count("two"), 0);
-  EXPECT_EQ(detail::parse_thread_count(""), 0);
-  EXPECT_EQ(detail::parse_thread_count(nullptr), 0);
+  EXPECT_EQ(runtime::parse_thread_count("4"), 4);
+  EXPECT_EQ(runtime::parse_thread_count("3,2"), 3);  // OMP_NUM_THREADS list: outer level
+  EXPECT_EQ(runtime::parse_thread_count("0"), 0);
+  EXPECT_EQ(runtime::parse_thread_count("-2"), 0);
+  EXPECT_EQ(runtime::parse_thread_count("two"), 0);
+  EXPECT_EQ(runtime::parse_thread_count(""), 0);
+  EXPECT_EQ(runtime::parse_thread_count(nullptr), 0);
 }
 
 TEST(Settings, SetNumThreadsOverridesAndRestores) {

@@ -7,7 +7,7 @@
 #include "ridge/gemm.hpp"
 #include "runtime/errors.hpp"
 
-namespace ridge::detail {
+namespace ridge::runtime {
 
 template <class T>
 bool view_valid(const MatrixView<T>& v) {
@@ -34,4 +34,4 @@ void check_view(const char* function, const char* name, const MatrixView<T>& v) 
   invalid_argument(function, n + ".data is null");
 }
 
-}  // namespace ridge::detail
+}  // namespace ridge::runtime

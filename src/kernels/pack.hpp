@@ -1,13 +1,13 @@
 // Packing: copies a block of A or B into the contiguous micro-panel order the micro-kernel
 // streams, zero-padding partial panels so the kernel never needs a masked load on packed data.
-// Templates on the traits V for the same reason as the micro-kernel (one copy per ISA).
+// Templates on the traits V, instantiated in each ISA's translation units like the micro-kernel.
 #pragma once
 
 #include <cstdint>
 
-#include "gemm/microkernel.hpp"
+#include "simd/unroll.hpp"
 
-namespace ridge::gemm_detail {
+namespace ridge::kernels {
 
 // A block rows [0, m) x depth [0, kc), element (i, p) at a[i * rs + p * cs], into
 // ceil(m / MR) micro-panels, each [kc][MR]: dst[panel * kc * MR + p * MR + i].
@@ -107,4 +107,4 @@ void pack_b(std::int64_t kc, std::int64_t n, const typename V::scalar* b, std::i
   }
 }
 
-}  // namespace ridge::gemm_detail
+}  // namespace ridge::kernels

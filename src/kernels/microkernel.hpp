@@ -2,15 +2,16 @@
 // instantiated per ISA: an MR x NR tile of C (MR = MV vector registers, NR columns) held in
 // MV * NR accumulator registers while k runs, then C = alpha * AB + beta * C.
 //
-// Everything here is a template on V, so each ISA's translation unit gets its own copies
-// (no inline function compiled with AVX-512 flags can be picked by the linker for another path).
+// Included only by per-ISA translation units (cmake/isa_flags.cmake), each of which gets its own
+// copy with internal linkage.
 #pragma once
 
 #include <cstdint>
 
-#define RIDGE_UNROLL _Pragma("GCC unroll 32")
+#include "simd/cache_line.hpp"
+#include "simd/unroll.hpp"
 
-namespace ridge::gemm_detail {
+namespace ridge::kernels {
 
 // B as the packing routines leave it: micro-panel [kc][NR], element (p, j) at b[p * NR + j].
 template <class V, int NR>
@@ -27,8 +28,8 @@ struct PackedB {
 // Column j is addressed as (j / 4)'s group base plus 0, 1, 2 or 3 times cs, which the compiler
 // keeps as one pointer per group and three index registers. Written as b + j * cs, GCC 12 keeps
 // one offset per column instead, runs out of registers for a 16- or 24-column tile and reloads
-// offsets from the stack inside the k loop. Measured, a 16 x 16 x 16 sgemm tile on Zen 4: 100 ns
-// as b + j * cs, 90 ns grouped (76 ns from a packed B).
+// offsets from the stack inside the k loop. Measured, a 16 x 16 x 16 sgemm tile (AVX-512, Zen 4):
+// 100 ns as b + j * cs, 90 ns grouped (76 ns from a packed B).
 template <class V>
 struct StridedB {
   using T = typename V::scalar;
@@ -69,21 +70,36 @@ template <class V, int MV, int NR, class Update>
   }
 }
 
-// C[0:m, 0:n] = alpha * A B + beta * C for one tile, m <= MR and n <= NR; C column-major.
-//   a: A micro-panel, element (i, p) at a[i + p * a_k_stride] (packed: a_k_stride = MR).
-//   full_rows: all MR rows of `a` may be read (packed panels are zero-padded); otherwise rows
-//   [m, MR) are neither read nor written, so an unpacked edge tile stays inside the matrix.
-//   a_prefetch: if nonzero, each step also prefetches (into L2) the MR elements a_prefetch
-//   elements past the ones it loads: the unpacked path reads A a column apart per step, a
-//   pattern the hardware prefetchers miss, so it fetches the tiles ahead itself.
-// beta == 0 means C is not read (NaN already in C does not propagate).
+// A's micro-panel as the micro-kernel reads it: element (i, p) at data[i + p * k_stride] (packed:
+// k_stride = MR).
+template <class T>
+struct PanelA {
+  const T* data = nullptr;
+  std::int64_t k_stride = 0;
+  // All MR rows may be read (packed panels are zero-padded); otherwise rows past the tile's are
+  // neither read nor written, so an unpacked edge tile stays inside the matrix.
+  bool full_rows = true;
+  // If nonzero, each step also fetches (into L2) the MR elements this many elements past the
+  // ones it loads: the unpacked path reads A a column apart per step, a pattern the hardware
+  // prefetchers miss, so it fetches the tiles ahead itself.
+  std::int64_t prefetch = 0;
+};
+
+// The tile of C that the micro-kernel updates, column-major: element (i, j) at data[i + j * ld],
+// rows <= MR and cols <= NR present, C = alpha * A B + beta * C. beta == 0 means C is not read
+// (NaN already in C does not propagate).
+template <class T>
+struct TileC {
+  T* data = nullptr;
+  std::int64_t ld = 0;
+  int rows = 0, cols = 0;
+  T alpha = 1, beta = 0;
+};
+
+// One tile of C from kc steps of A's panel and B's (packed or in place).
 template <class V, int MV, int NR, class BAccess>
-[[gnu::always_inline]] inline void micro_tile(std::int64_t kc, const typename V::scalar* a,
-                                              std::int64_t a_k_stride, BAccess b,
-                                              typename V::scalar* c, std::int64_t ldc,
-                                              typename V::scalar alpha, typename V::scalar beta,
-                                              int m, int n, bool full_rows,
-                                              std::int64_t a_prefetch = 0) {
+[[gnu::always_inline]] inline void micro_tile(std::int64_t kc, const PanelA<typename V::scalar>& a,
+                                              BAccess b, const TileC<typename V::scalar>& c) {
   using reg = typename V::reg;
   constexpr int W = V::width;
   reg acc[NR][MV];
@@ -91,36 +107,36 @@ template <class V, int MV, int NR, class BAccess>
     RIDGE_UNROLL for (int i = 0; i < MV; ++i) acc[j][i] = V::zero();
   }
 
-  constexpr int kLineElements = 64 / sizeof(typename V::scalar);
-  if (full_rows) {
+  const typename V::scalar* ap = a.data;
+  if (a.full_rows) {
     for (std::int64_t p = 0; p < kc; ++p) {
-      if (a_prefetch != 0) {
-        RIDGE_UNROLL for (int i = 0; i < MV * W; i += kLineElements)
-          __builtin_prefetch(a + a_prefetch + i, 0, 2);
+      if (a.prefetch != 0) {
+        RIDGE_UNROLL for (int i = 0; i < MV * W; i += simd::kLineElements<typename V::scalar>)
+          __builtin_prefetch(ap + a.prefetch + i, 0, 2);
       }
       reg av[MV];
-      RIDGE_UNROLL for (int i = 0; i < MV; ++i) av[i] = V::load(a + i * W);
+      RIDGE_UNROLL for (int i = 0; i < MV; ++i) av[i] = V::load(ap + i * W);
       RIDGE_UNROLL for (int j = 0; j < NR; ++j) {
         const reg bj = b.broadcast(j);
         RIDGE_UNROLL for (int i = 0; i < MV; ++i) acc[j][i] = V::fma(av[i], bj, acc[j][i]);
       }
-      a += a_k_stride;
+      ap += a.k_stride;
       b.next();
     }
   } else {
     int lanes[MV];
     RIDGE_UNROLL for (int i = 0; i < MV; ++i) {
-      const int left = m - i * W;
+      const int left = c.rows - i * W;
       lanes[i] = left <= 0 ? 0 : (left < W ? left : W);
     }
     for (std::int64_t p = 0; p < kc; ++p) {
       reg av[MV];
-      RIDGE_UNROLL for (int i = 0; i < MV; ++i) av[i] = V::load_partial(a + i * W, lanes[i]);
+      RIDGE_UNROLL for (int i = 0; i < MV; ++i) av[i] = V::load_partial(ap + i * W, lanes[i]);
       RIDGE_UNROLL for (int j = 0; j < NR; ++j) {
         const reg bj = b.broadcast(j);
         RIDGE_UNROLL for (int i = 0; i < MV; ++i) acc[j][i] = V::fma(av[i], bj, acc[j][i]);
       }
-      a += a_k_stride;
+      ap += a.k_stride;
       b.next();
     }
   }
@@ -129,19 +145,20 @@ template <class V, int MV, int NR, class BAccess>
   // C element's value never depends on where the tile boundaries (and so the thread
   // boundaries) fall. alpha = 1 with beta = 0 or 1, nearly every call, skips the multiplications
   // by 1 and 0, which are exact but take an FMA-pipe slot per accumulator: 6% of a 16-deep tile.
+  const typename V::scalar alpha = c.alpha, beta = c.beta;
   if (alpha == 1 && beta == 0) {
-    store_tile<V, MV, NR>(acc, c, ldc, m, n, [](reg ab, auto) { return ab; });
+    store_tile<V, MV, NR>(acc, c.data, c.ld, c.rows, c.cols, [](reg ab, auto) { return ab; });
   } else if (alpha == 1 && beta == 1) {
-    store_tile<V, MV, NR>(acc, c, ldc, m, n,
+    store_tile<V, MV, NR>(acc, c.data, c.ld, c.rows, c.cols,
                           [](reg ab, auto load_c) { return V::add(ab, load_c()); });
   } else {
     const reg alpha_v = V::set1(alpha);
     const reg beta_v = V::set1(beta);
     const bool read_c = beta != 0;  // beta = 0: NaN already in C does not propagate
-    store_tile<V, MV, NR>(acc, c, ldc, m, n, [&](reg ab, auto load_c) {
+    store_tile<V, MV, NR>(acc, c.data, c.ld, c.rows, c.cols, [&](reg ab, auto load_c) {
       return V::fma(alpha_v, ab, read_c ? V::mul(beta_v, load_c()) : V::zero());
     });
   }
 }
 
-}  // namespace ridge::gemm_detail
+}  // namespace ridge::kernels

@@ -1,18 +1,18 @@
 // GEMV's kernel for y = alpha * A x + beta * y with A column-major, written once over the vector
-// traits (src/simd) and instantiated per ISA (gemm/loops.hpp, make_kernel_set). GEMV does two FLOP
+// traits (src/simd) and instantiated per ISA (kernels/isa_*.cpp). GEMV does two FLOP
 // per element of A and reads each element once: it is bound by the rate A streams in from
 // memory, so A is read exactly once, in address order, a few long contiguous runs at a time (the
 // pattern the hardware prefetchers follow best), and everything else (x, partial sums) stays in
-// L1. (y = A^T x, whose columns are dot products, runs on the GEMM's dot kernel, gemm/dot.hpp.)
+// L1. (y = A^T x, whose columns are dot products, runs on the dot kernel, kernels/dot.hpp.)
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 
-#include "gemm/microkernel.hpp"  // RIDGE_UNROLL
-#include "gemv/problem.hpp"
+#include "kernels/problem.hpp"
+#include "simd/unroll.hpp"
 
-namespace ridge::gemv_detail {
+namespace ridge::kernels {
 
 template <class V>
 struct ColumnSweep {
@@ -21,20 +21,20 @@ struct ColumnSweep {
   static constexpr int W = V::width;
 
   // y = alpha * A x + beta * y, A column-major: y is a sum of A's columns. Rows go in blocks
-  // whose partial sums t fill half of a 32 KiB L1; across a block, kColumns columns at a time
-  // stream in (each a contiguous run of the block's rows) and are added to t in column order,
-  // so every y element sees the same operations whatever the grouping and the split between
-  // threads. While a group streams in, each load also asks L2 for the same rows of the next
-  // group's columns, so more lines are in flight than the hardware prefetchers keep on their
-  // own (as the dot kernel does with its next tile, gemm/dot.hpp). Measured, sgemv row-major
-  // A^T x at 4096 x 4096 and 16384 x 4096 (4096-row columns), 1 and 2 threads, against
-  // OpenBLAS in the same runs: an 8 KiB block (each column read as two halves at different
-  // times) 0.82-0.87x on 1 thread, 16 KiB 0.96-1.04x; 4 columns a pass 0.87-0.95x, 8 columns
-  // 0.97-1.04x, 16 columns 0.75-0.91x; with the next group prefetched 1.03-1.20x (28-29 GB/s
-  // from DRAM on 1 thread, above the probe's plain read loop), while prefetching 512 or 2048
-  // bytes ahead within each column lost 3-34%.
+  // whose partial sums t fill half of L1 (sweep_rows in kernels/matrix_vector.cpp); across a
+  // block, kColumns columns at a time stream in (each a contiguous run of the block's rows) and
+  // are added to t in column order, so every y element sees the same operations whatever the
+  // grouping and the split between threads. While a group streams in, each load also asks L2
+  // for the same rows of the next group's columns, so more lines are in flight than the
+  // hardware prefetchers keep on their own (as the dot kernel does with its next tile,
+  // kernels/dot.hpp). Measured, sgemv row-major A^T x at 4096 x 4096 and 16384 x 4096
+  // (4096-row columns), 1 and 2 threads, against OpenBLAS in the same runs (Zen 4, 32 KiB L1):
+  // an 8 KiB block (each column read as two halves at different times) 0.82-0.87x on 1 thread,
+  // 16 KiB 0.96-1.04x; 4 columns a pass 0.87-0.95x, 8 columns 0.97-1.04x, 16 columns
+  // 0.75-0.91x; with the next group prefetched 1.03-1.20x (28-29 GB/s from DRAM on 1 thread,
+  // above the probe's plain read loop), while prefetching 512 or 2048 bytes ahead within each
+  // column lost 3-34%.
   static constexpr int kColumns = 8;
-  static constexpr std::int64_t kRowBlock = 16384 / sizeof(T);
 
   template <int Columns>
   static void add_columns(std::int64_t rows, const T* a, std::int64_t lda, const T* x, T* t,
@@ -72,11 +72,11 @@ struct ColumnSweep {
     }
   }
 
-  // prefetch: A streams from memory (see prefetch_streams() in gemm/blocking.hpp).
-  static void run(const Problem<T>& p, bool prefetch) {
-    alignas(64) T t[kRowBlock];
-    for (std::int64_t i0 = 0; i0 < p.m; i0 += kRowBlock) {
-      const std::int64_t rows = std::min(kRowBlock, p.m - i0);
+  // row_block: rows per block, whose sums `t` (row_block elements) take half of L1; prefetch: A
+  // streams from memory (streams_from_memory in kernels/cache_model.hpp).
+  static void run(const GemvProblem<T>& p, std::int64_t row_block, bool prefetch, T* t) {
+    for (std::int64_t i0 = 0; i0 < p.m; i0 += row_block) {
+      const std::int64_t rows = std::min(row_block, p.m - i0);
       std::fill_n(t, rows, T(0));
       const T* a = p.a + i0;
       std::int64_t j = 0;
@@ -89,4 +89,4 @@ struct ColumnSweep {
   }
 };
 
-}  // namespace ridge::gemv_detail
+}  // namespace ridge::kernels

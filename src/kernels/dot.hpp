@@ -2,19 +2,19 @@
 // depth: row-major y = x W^T with a skinny x (LLM decoding through a linear layer, W stored
 // [out][in]). Each C element is the dot product of a row of A and a column of B, vectorised along
 // the depth and summed across lanes once at the end. Nothing is packed: A streams from memory
-// once, a few rows at a time, while the narrow B stays in L2. The tile loops of loops.hpp would
-// instead transpose A into column order at every depth slice.
+// once, a few rows at a time, while the narrow B stays in L2. The GEMM's tile loops
+// (gemm/loops.hpp) would instead transpose A into column order at every depth slice.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 
-#include "gemm/microkernel.hpp"
-#include "gemm/problem.hpp"
-#include "runtime/aligned_buffer.hpp"
+#include "kernels/problem.hpp"
+#include "kernels/vector_kernels.hpp"
+#include "simd/unroll.hpp"
 
-namespace ridge::gemm_detail {
+namespace ridge::kernels {
 
 template <class V, int Rows, int MaxColumns>
 struct Dot {
@@ -64,18 +64,17 @@ struct Dot {
     }
   }
 
-  // B is first copied to columns one vector more than the depth apart. In place, its columns
-  // (the rows of x, ldx apart) and the rows of A (W, ldw apart) are often a multiple of 4 KiB
-  // apart, so the dozen streams of a tile would all fall into one L1 set and evict each other
-  // at every step. Measured, 8 x 4096 x 4096 row-major x W^T, 1 thread: 28 GFLOP/s in place.
+  // B is first copied to `b` (dot_workspace_elements(k, n, W) elements), its columns one vector
+  // more than the depth apart. In place, its columns (the rows of x, ldx apart) and the rows of A
+  // (W, ldw apart) are often a multiple of the L1 way size apart, so the dozen streams of a tile
+  // would all fall into one L1 set and evict each other at every step. Measured, 8 x 4096 x 4096
+  // row-major x W^T, 1 thread (AVX-512, Zen 4): 28 GFLOP/s in place.
   // Then row tiles outer, so A is read once; column groups of MaxColumns, MaxColumns / 2, ... 1
   // inner, each rereading the tile's rows from L1 and its columns of B from L2.
-  // prefetch: A streams from memory (see prefetch_streams() in gemm/blocking.hpp), so each tile
-  // fetches the next one's rows.
-  static void run(const Problem<T>& p, bool prefetch) {
-    const std::int64_t ldb = (p.k + W - 1) / W * W + W;
-    T* b = static_cast<T*>(
-        detail::thread_scratch(detail::ScratchSlot::packed_b).get(sizeof(T) * ldb * p.n));
+  // prefetch: A streams from memory (streams_from_memory in kernels/cache_model.hpp), so each
+  // tile fetches the next one's rows.
+  static void run(const GemmProblem<T>& p, bool prefetch, T* b) {
+    const std::int64_t ldb = dot_column_stride(p.k, W);
     for (std::int64_t j = 0; j < p.n; ++j) std::copy_n(p.b + j * p.b_cs, p.k, b + j * ldb);
     for (std::int64_t i = 0; i < p.m; i += Rows) {
       const int rows = static_cast<int>(std::min<std::int64_t>(Rows, p.m - i));
@@ -87,7 +86,7 @@ struct Dot {
 
   // Columns [j, n) of the row tile at row i: groups of Columns while they last, then halves.
   template <int Columns>
-  static void column_groups(const Problem<T>& p, std::int64_t i, int rows, const T* b,
+  static void column_groups(const GemmProblem<T>& p, std::int64_t i, int rows, const T* b,
                             std::int64_t ldb, std::int64_t j, std::int64_t next_tile) {
     for (; p.n - j >= Columns; j += Columns) {
       tile<Columns>(p.k, p.a + i * p.a_rs, p.a_rs, rows, b + j * ldb, ldb, p.c + i + j * p.ldc,
@@ -98,4 +97,4 @@ struct Dot {
   }
 };
 
-}  // namespace ridge::gemm_detail
+}  // namespace ridge::kernels

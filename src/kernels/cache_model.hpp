@@ -1,0 +1,43 @@
+// What the kernels and drivers assume of this machine's data caches, read from ridge::Machine:
+// the L1's geometry (which addresses collide in one set) and how much of L2 and L3 a stream of
+// reads keeps (the capacity `ridge probe --save` measured where it has, else the reported size).
+#pragma once
+
+#include <cstdint>
+
+#include "ridge/machine.hpp"
+
+namespace ridge::kernels {
+
+struct CacheModel {
+  // L1 data cache geometry, for telling when columns of an unpacked operand fall into one set.
+  std::int64_t l1_line = 64, l1_sets = 64, l1_ways = 8;
+  // Bytes of L2 and of L3 that streaming reads keep; operands larger than l3_streamed come from
+  // DRAM. Without an L3 it is L2's figure.
+  std::int64_t l2_streamed = 0, l3_streamed = 0;
+
+  std::int64_t l1_bytes() const { return l1_line * l1_sets * l1_ways; }
+
+  static CacheModel of(const Machine& machine);
+  // Of Machine::current(), computed once.
+  static const CacheModel& current();
+};
+
+// The bytes of a cache level that a stream of reads can use: the probe's bandwidth-curve
+// capacity, else its latency-curve one, else the reported size. The hardware prefetchers hide
+// latency for a stream, so the first can exceed the second.
+std::int64_t streamed_capacity(const CacheLevel& cache);
+
+// Whether a kernel that reads `bytes` of an operand once, in order, should fetch ahead of itself
+// (the dot and GEMV kernels): only past what L3 keeps, when the operand streams from DRAM and
+// the hardware prefetchers alone leave the memory system idle part of the time. From the caches
+// the extra instructions only cost.
+bool streams_from_memory(std::int64_t bytes, const CacheModel& caches);
+
+// The most lines of one L1 set that `columns` columns of an unpacked operand occupy at one depth
+// step, when consecutive columns lie `stride_bytes` apart. A stride that is a multiple of the L1
+// way size (sets x line) maps every column to the same set.
+std::int64_t l1_lines_per_set(std::int64_t stride_bytes, std::int64_t columns,
+                              const CacheModel& caches);
+
+}  // namespace ridge::kernels

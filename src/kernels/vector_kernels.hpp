@@ -1,0 +1,55 @@
+// The matrix-vector kernels of each ISA, shared by the GEMM and GEMV drivers: dot products along
+// the depth (kernels/dot.hpp) and the column sweep (kernels/column_sweep.hpp).
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/problem.hpp"
+#include "ridge/isa.hpp"
+#include "simd/isa_unit.hpp"
+
+namespace ridge::kernels {
+
+// Elements of the workspace the dot kernel copies B into: n columns, each the depth k rounded up
+// to whole vectors of `width` plus one vector (see Dot::run).
+constexpr std::int64_t dot_column_stride(std::int64_t k, int width) {
+  return (k + width - 1) / width * width + width;
+}
+constexpr std::int64_t dot_workspace_elements(std::int64_t k, std::int64_t n, int width) {
+  return dot_column_stride(k, width) * n;
+}
+
+template <class T>
+struct VectorKernels {
+  int width = 0;  // elements per vector
+  // C = alpha * A B + beta * C as dot products along the depth, for an A with contiguous rows
+  // (a_cs == 1) and a narrow B with contiguous columns (b_rs == 1): skinny products with B
+  // transposed in row-major storage, and GEMV's A^T x. `b_copy` holds
+  // dot_workspace_elements(k, n, width) elements. prefetch: A streams from memory
+  // (streams_from_memory in kernels/cache_model.hpp), and the kernel fetches ahead.
+  void (*dot)(const GemmProblem<T>&, bool prefetch, T* b_copy) = nullptr;
+  // y = alpha * A x + beta * y for a column-major A (not transposed), m, n >= 1, alpha != 0:
+  // rows in blocks of `row_block` (whose partial sums, in `sums`, stay in L1). prefetch as dot.
+  void (*column_sweep)(const GemvProblem<T>&, std::int64_t row_block, bool prefetch,
+                       T* sums) = nullptr;
+};
+
+// The active ISA's (or a given one's) kernels.
+template <class T>
+const VectorKernels<T>& vector_kernels(Isa isa);
+
+}  // namespace ridge::kernels
+
+// One entry point per ISA and type, each defined in that ISA's translation unit (isa_*.cpp).
+namespace ridge::generic {
+RIDGE_ISA_ENTRY kernels::VectorKernels<float> vector_kernels_f32();
+RIDGE_ISA_ENTRY kernels::VectorKernels<double> vector_kernels_f64();
+}  // namespace ridge::generic
+namespace ridge::avx2 {
+RIDGE_ISA_ENTRY kernels::VectorKernels<float> vector_kernels_f32();
+RIDGE_ISA_ENTRY kernels::VectorKernels<double> vector_kernels_f64();
+}  // namespace ridge::avx2
+namespace ridge::avx512 {
+RIDGE_ISA_ENTRY kernels::VectorKernels<float> vector_kernels_f32();
+RIDGE_ISA_ENTRY kernels::VectorKernels<double> vector_kernels_f64();
+}  // namespace ridge::avx512
