@@ -224,7 +224,8 @@ TileKernel<In> tile_kernel(Exp2 variant) {
     using Decode = FlashDecode<V, Variant, In, Pairs>;
     return TileKernel<In>{&Tile::panel_floats, &Tile::tile_floats,   &Tile::pack,
                           &Tile::run,          &Decode::work_floats, &Decode::run,
-                          Tile::MR,            name};
+                          Tile::MR,            Shape.nr,             Tile::kTileKeys,
+                          name};
   };
   return variant == Exp2::cubic ? make.template operator()<Exp2::cubic>()
                                 : make.template operator()<Exp2::accurate>();

@@ -54,7 +54,9 @@ struct TileKernel {
   std::int64_t (*decode_floats)(const Job<In>&) = nullptr;
   std::int64_t (*decode)(const Job<In>&, std::int64_t b, std::int64_t kv0, std::int64_t kv1,
                          float* row_max, float* row_sum, float* o, float* work) = nullptr;
-  int rows = 0;  // query rows per tile: the GEMM micro-tile's MR
+  int rows = 0;        // query rows per tile: the GEMM micro-tile's MR
+  int panel_keys = 0;  // keys per micro-tile of S: its NR
+  int tile_keys = 0;   // keys per step of a tile: a whole number of panels
   // The path: the ISA's name, or "avx512_bf16" where bf16 Q K^T runs on VDPBF16PS.
   const char* name = "";
 };

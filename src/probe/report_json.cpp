@@ -4,6 +4,7 @@
 #include <map>
 #include <sstream>
 
+#include "probe/thread_keys.hpp"
 #include "ridge/probe.hpp"
 
 namespace ridge::probe {
@@ -71,7 +72,9 @@ std::string to_json(const Report& r) {
   out << "]";
 
   JsonTree bandwidth;
-  for (const BandwidthPlateau& p : r.plateaus) bandwidth[p.kernel][p.level][std::to_string(p.threads)].set(p.gbs);
+  for (const BandwidthPlateau& p : r.plateaus)
+    for (const std::string& key : detail::thread_keys(p.threads, r.machine.logical_cpus))
+      bandwidth[p.kernel][p.level][key].set(p.gbs);
   out << ",\n\"bandwidth_gbs\": " << bandwidth.text();
   if (!r.bandwidth_isa.empty()) out << ",\n\"bandwidth_isa\": " << quoted(r.bandwidth_isa);
   out << ",\n\"bandwidth_curve\": [";

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "machine/measured_file.hpp"
+#include "probe/thread_keys.hpp"
 #include "ridge/probe.hpp"
 
 namespace ridge::probe {
@@ -32,7 +33,8 @@ std::string save(const Report& r) {
       if (const double best = best_peak(r, type, all); best > 0)
         values[std::string("peak_gflops.") + type + (all ? ".all" : ".1")] = best;
   for (const BandwidthPlateau& p : r.plateaus)
-    values["bandwidth_gbs." + p.kernel + "." + p.level + "." + std::to_string(p.threads)] = p.gbs;
+    for (const std::string& key : detail::thread_keys(p.threads, r.machine.logical_cpus))
+      values["bandwidth_gbs." + p.kernel + "." + p.level + "." + key] = p.gbs;
 
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   char stamp[32] = {};

@@ -17,8 +17,7 @@ struct Shape {
   std::int64_t batch, q_len, kv_len, q_heads, kv_heads, head_dim;
 };
 
-// The accuracy bounds of the issue: accurate exp2 1e-5, cubic 2e-4 (see max_relative_error in
-// reference.hpp).
+// The accuracy bounds: accurate exp2 1e-5, cubic 2e-4 (see max_relative_error in reference.hpp).
 double bound(Exp2 variant) { return variant == Exp2::accurate ? 1e-5 : 2e-4; }
 
 class AttentionTest : public ::testing::Test {
@@ -50,29 +49,42 @@ class AttentionTest : public ::testing::Test {
   }
 };
 
+// Grouped-query, multi-head and multi-query shapes with lengths and head dimensions off every
+// tile size. Which of the first ten decode and which run the prefill tiles follows the path's
+// tile height and the thread count (decodes() in attention.cpp); the kernels themselves are
+// covered shape by shape in tile_kernels_test.cpp.
 TEST_F(AttentionTest, GroupedQueryShapesAndOddSizes) {
   const Shape shapes[] = {
-      {2, 37, 53, 4, 2, 64},  // GQA, lengths off the 16-row and 64-key tiles
-      {1, 16, 64, 3, 3, 32},  // MHA, exactly one tile
-      {1, 17, 65, 8, 1, 80},  // MQA, one past each tile
+      {2, 37, 53, 4, 2, 64},   // GQA
+      {1, 16, 64, 3, 3, 32},   // MHA
+      {1, 17, 65, 8, 1, 80},   // MQA
       {1, 5, 130, 2, 1, 96},
       {1, 33, 29, 2, 2, 128},
       {1, 9, 70, 2, 1, 256},
-      {1, 1, 300, 4, 2, 128},  // decoding: one query against a longer cache
+      {1, 1, 300, 4, 2, 128},  // one query against a longer cache
       {1, 20, 20, 1, 1, 1},
       {1, 19, 41, 2, 1, 13},
       {1, 7, 7, 1, 1, 33},
-      // More query rows per key/value head than decoding takes on any path: the prefill tiles.
+  };
+  // More query rows per key/value head than decoding takes on any path: the prefill tiles.
+  const Shape prefill[] = {
       {2, 137, 53, 4, 2, 64},
       {1, 131, 65, 8, 1, 80},
       {1, 129, 29, 2, 2, 128},
       {1, 150, 41, 2, 1, 13},
   };
-  for (const Shape& s : shapes)
-    for (Exp2 variant : {Exp2::accurate, Exp2::cubic})
-      for (bool causal : {false, true})
+  for (Exp2 variant : {Exp2::accurate, Exp2::cubic})
+    for (bool causal : {false, true}) {
+      for (const Shape& s : shapes)
         EXPECT_LE(error(s, causal, variant), bound(variant))
             << s.q_len << "x" << s.kv_len << " d " << s.head_dim << " causal " << causal;
+      for (const Shape& s : prefill) {
+        AttentionStats stats;
+        EXPECT_LE(error(s, causal, variant, 1.0f, false, 1, &stats), bound(variant))
+            << s.q_len << "x" << s.kv_len << " d " << s.head_dim << " causal " << causal;
+        EXPECT_FALSE(stats.decoding) << s.q_len << "x" << s.kv_len;
+      }
+    }
 }
 
 // Causal with more queries than keys: query i sees keys j <= i + kv_len - q_len, so the first

@@ -1,13 +1,14 @@
 // The softmax's exp2 on its own: its relative error against std::exp2 in double over the whole
 // argument range, for each polynomial and on each ISA path this CPU has (the bounds the
-// attention accuracy rests on; src/attention/exp2.hpp gives the polynomials' own errors).
+// attention accuracy rests on; src/attention/exp2.hpp gives the polynomials' own errors). A path
+// this CPU lacks is skipped.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
 
 #include "attention/job.hpp"
-#include "ridge/isa.hpp"
+#include "support/isa_paths.hpp"
 
 namespace ridge::test {
 namespace {
@@ -47,37 +48,35 @@ Exp2Kernel kernel_for(Isa isa, Exp2 variant) {
   }
 }
 
-TEST(Exp2, CubicStaysWithinItsMinimaxError) {
-  for (Isa isa : {Isa::generic, Isa::avx2, Isa::avx512}) {
-    if (!isa_supported(isa)) continue;
-    const double error = max_relative_error(kernel_for(isa, Exp2::cubic));
-    // The polynomial's own 7.48e-5 (tools/fit_exp2_polynomial.py 3); measured 7.49e-5.
-    EXPECT_LT(error, 7.6e-5) << isa_name(isa);
-    EXPECT_GT(error, 7.0e-5) << isa_name(isa) << ": better than a cubic can be";
-  }
+class Exp2Kernels : public ::testing::TestWithParam<Isa> {};
+
+TEST_P(Exp2Kernels, CubicStaysWithinItsMinimaxError) {
+  RIDGE_SKIP_UNLESS_SUPPORTED(GetParam());
+  const double error = max_relative_error(kernel_for(GetParam(), Exp2::cubic));
+  // The polynomial's own 7.48e-5 (tools/fit_exp2_polynomial.py 3); measured 7.49e-5.
+  EXPECT_LT(error, 7.6e-5);
+  EXPECT_GT(error, 7.0e-5) << "better than a cubic can be";
 }
 
-TEST(Exp2, AccurateIsWithinFloatRounding) {
-  for (Isa isa : {Isa::generic, Isa::avx2, Isa::avx512}) {
-    if (!isa_supported(isa)) continue;
-    // Measured 1.44e-7 (AVX2, AVX-512) and 1.48e-7 (generic): about an ulp.
-    EXPECT_LT(max_relative_error(kernel_for(isa, Exp2::accurate)), 2.0e-7) << isa_name(isa);
-  }
+TEST_P(Exp2Kernels, AccurateIsWithinFloatRounding) {
+  RIDGE_SKIP_UNLESS_SUPPORTED(GetParam());
+  // Measured 1.44e-7 (AVX2, AVX-512) and 1.48e-7 (generic): about an ulp.
+  EXPECT_LT(max_relative_error(kernel_for(GetParam(), Exp2::accurate)), 2.0e-7);
 }
 
-TEST(Exp2, ClampsOutsideTheNormalRange) {
-  for (Isa isa : {Isa::generic, Isa::avx2, Isa::avx512}) {
-    if (!isa_supported(isa)) continue;
-    const float x[] = {-1000.0f, -126.0f, 127.0f, 1000.0f, 0.0f};
-    float y[5];
-    kernel_for(isa, Exp2::accurate)(x, y, 5);
-    EXPECT_FLOAT_EQ(y[0], std::exp2(-126.0f)) << isa_name(isa);
-    EXPECT_FLOAT_EQ(y[1], std::exp2(-126.0f)) << isa_name(isa);
-    EXPECT_FLOAT_EQ(y[2], std::exp2(127.0f)) << isa_name(isa);
-    EXPECT_FLOAT_EQ(y[3], std::exp2(127.0f)) << isa_name(isa);
-    EXPECT_FLOAT_EQ(y[4], 1.0f) << isa_name(isa);
-  }
+TEST_P(Exp2Kernels, ClampsOutsideTheNormalRange) {
+  RIDGE_SKIP_UNLESS_SUPPORTED(GetParam());
+  const float x[] = {-1000.0f, -126.0f, 127.0f, 1000.0f, 0.0f};
+  float y[5];
+  kernel_for(GetParam(), Exp2::accurate)(x, y, 5);
+  EXPECT_FLOAT_EQ(y[0], std::exp2(-126.0f));
+  EXPECT_FLOAT_EQ(y[1], std::exp2(-126.0f));
+  EXPECT_FLOAT_EQ(y[2], std::exp2(127.0f));
+  EXPECT_FLOAT_EQ(y[3], std::exp2(127.0f));
+  EXPECT_FLOAT_EQ(y[4], 1.0f);
 }
+
+INSTANTIATE_TEST_SUITE_P(Isa, Exp2Kernels, ::testing::ValuesIn(kAllIsas), isa_test_name);
 
 }  // namespace
 }  // namespace ridge::test

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ridge/ridge.hpp"
+#include "support/isa_paths.hpp"
 
 namespace ridge::test {
 namespace {
@@ -60,11 +61,24 @@ TEST(GemmApi, EmptyMatricesMayHaveNullData) {
   for (double x : c) EXPECT_EQ(x, 6.0);
 }
 
-TEST(GemmApi, SetIsaRefusesWhatTheCpuLacks) {
-  for (Isa isa : {Isa::generic, Isa::avx2, Isa::avx512}) {
-    if (isa_supported(isa)) continue;
-    EXPECT_THROW(set_isa(isa), std::invalid_argument);
+class SetIsa : public ::testing::TestWithParam<Isa> {};
+
+// set_isa() takes a path this CPU has and refuses one it lacks, leaving the choice as it was.
+TEST_P(SetIsa, TakesWhatTheCpuHasAndRefusesTheRest) {
+  const Isa before = active_isa();
+  if (isa_supported(GetParam())) {
+    set_isa(GetParam());
+    EXPECT_EQ(active_isa(), GetParam());
+  } else {
+    EXPECT_THROW(set_isa(GetParam()), std::invalid_argument);
+    EXPECT_EQ(active_isa(), before);
   }
+  set_isa(before);
+}
+
+INSTANTIATE_TEST_SUITE_P(Isa, SetIsa, ::testing::ValuesIn(kAllIsas), isa_test_name);
+
+TEST(GemmApi, TheBestPathIsSupported) {
   EXPECT_TRUE(isa_supported(Isa::generic));
   EXPECT_TRUE(isa_supported(best_isa()));
 }

@@ -1,6 +1,9 @@
-// ridge::gemm against the long-double reference on shapes at every edge of the active ISA's
-// tiles and blocks, all layouts and transpositions, padded strides, alpha/beta special values,
-// NaN and Inf. The suite runs once per ISA (RIDGE_ISA, see tests/CMakeLists.txt).
+// ridge::gemm against the long-double reference through the public API: shapes at the edges of
+// the active ISA's tiles and of this machine's blocks, all layouts and transpositions, padded
+// strides, alpha/beta special values, NaN and Inf. Which path a shape takes here depends on
+// the machine's caches; the loops themselves are covered independently of them, with explicit
+// blocks and options, in loops_test.cpp. The suite runs once per ISA (RIDGE_ISA, see
+// tests/CMakeLists.txt).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -94,8 +97,10 @@ TYPED_TEST(GemmTest, TileEdges) {
       }
 }
 
-// The packed path at the real block sizes: depth KC - 1 .. KC + 1 (B too large for the direct
-// path, which serves B up to L2), and rows one past MC.
+// This machine's depth block KC - 1 .. KC + 1, with the wider operand past what the direct path
+// keeps in L2 (BlockSizes::direct_b), so the driver splits the depth at KC in every layout (the
+// packed path for column-major C; the transposed problem of row-major C may take the direct
+// path's depth slices), and rows one past MC.
 TYPED_TEST(GemmTest, BlockEdgesOnThePackedPath) {
   const gemm_detail::BlockSizes& bs = this->table().blocks;
   const std::int64_t mr = this->table().kernels.mr;
@@ -107,41 +112,6 @@ TYPED_TEST(GemmTest, BlockEdgesOnThePackedPath) {
   ASSERT_EQ(this->check(bs.mc + 1, n, k, Layout::row_major, Transpose::none, Layout::row_major,
                         Transpose::none, Layout::col_major, TypeParam(-1), TypeParam(0.5)),
             "");
-}
-
-// The packed loops with small block sizes, so one modest shape crosses every block boundary
-// (MC, KC, NC and their remainders) in every layout.
-TYPED_TEST(GemmTest, PackedLoopsAcrossSmallBlocks) {
-  using T = TypeParam;
-  const auto& kernels = this->table().kernels;
-  const gemm_detail::BlockSizes small{2 * kernels.mr, 8, 3 * kernels.nr, 0};
-  for (auto [m, n, k] : {std::tuple<std::int64_t, std::int64_t, std::int64_t>{
-                             5 * kernels.mr + 3, 7 * kernels.nr + 5, 29},
-                         {2 * kernels.mr, 3 * kernels.nr, 8},
-                         {1, 1, 1}})
-    for (bool row_c : {false, true})
-      for (Transpose ta : {Transpose::none, Transpose::transpose})
-        for (Transpose tb : {Transpose::none, Transpose::transpose}) {
-          const Layout layout = row_c ? Layout::row_major : Layout::col_major;
-          std::mt19937 rng(11);
-          Matrix<T> a(ta == Transpose::none ? m : k, ta == Transpose::none ? k : m, layout, 2);
-          Matrix<T> b(tb == Transpose::none ? k : n, tb == Transpose::none ? n : k, layout, 1);
-          Matrix<T> c(m, n, layout, 3);
-          a.fill_random(rng);
-          b.fill_random(rng);
-          c.fill_random(rng);
-          const Reference<T> want = reference_gemm(T(0.5), a, ta, b, tb, T(2), c);
-          std::int64_t a_rs, a_cs, b_rs, b_cs;
-          op_strides(a.view(ta), a_rs, a_cs);
-          op_strides(b.view(tb), b_rs, b_cs);
-          const auto problem = kernels::GemmProblem<T>::from_strides(
-              m, n, k, T(0.5), a.data(), a_rs, a_cs, b.data(), b_rs, b_cs, T(2), c.data(),
-              row_c ? c.ld : 1, row_c ? 1 : c.ld);
-          std::vector<std::byte> work(
-              gemm_detail::packed_workspace<T>(m, n, k, small, kernels.mr, kernels.nr).bytes());
-          kernels.packed(problem, small, work.data());
-          ASSERT_EQ(compare(c, want), "") << m << "x" << n << "x" << k;
-        }
 }
 
 // Primes and sizes large enough to take the packed path and several blocks, padded strides.

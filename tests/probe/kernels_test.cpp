@@ -12,33 +12,28 @@
 #include "probe/fma_loop.hpp"
 #include "probe/mapped_buffer.hpp"
 #include "probe/peak_compute.hpp"
-#include "ridge/isa.hpp"
+#include "support/isa_paths.hpp"
 #include "ridge/machine.hpp"
 #include "ridge/probe.hpp"
 
 namespace ridge::test {
 namespace {
 
-struct KernelPath {
-  Isa isa;
-  probe::BandwidthKernels (*kernels)();
-};
-
-std::vector<KernelPath> paths() {
-  std::vector<KernelPath> p = {{Isa::generic, generic::bandwidth_kernels}};
+probe::BandwidthKernels bandwidth_kernels_for(Isa isa) {
+  switch (isa) {
 #if defined(__x86_64__)
-  p.push_back({Isa::avx2, avx2::bandwidth_kernels});
-  p.push_back({Isa::avx512, avx512::bandwidth_kernels});
+    case Isa::avx512: return avx512::bandwidth_kernels();
+    case Isa::avx2: return avx2::bandwidth_kernels();
 #endif
-  return p;
+    default: return generic::bandwidth_kernels();
+  }
 }
 
-class BandwidthKernels : public ::testing::TestWithParam<int> {};
+class BandwidthKernels : public ::testing::TestWithParam<Isa> {};
 
 TEST_P(BandwidthKernels, ComputeWhatTheyClaim) {
-  const KernelPath path = paths()[static_cast<std::size_t>(GetParam())];
-  if (!isa_supported(path.isa)) GTEST_SKIP() << "this CPU lacks " << isa_name(path.isa);
-  const probe::BandwidthKernels k = path.kernels();
+  RIDGE_SKIP_UNLESS_SUPPORTED(GetParam());
+  const probe::BandwidthKernels k = bandwidth_kernels_for(GetParam());
   constexpr std::int64_t n = 40 * probe::kBandwidthBlock;
   probe::detail::MappedBuffer memory(3 * n * sizeof(double), probe::detail::PageRequest::os_default);
   double* a = reinterpret_cast<double*>(memory.data());
@@ -56,7 +51,7 @@ TEST_P(BandwidthKernels, ComputeWhatTheyClaim) {
   for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(a[i], c[i]) << "copy at " << i;
   k.write(a, n, 5.0);
   for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(a[i], 5.0) << "write at " << i;
-  if (path.isa == Isa::generic) {
+  if (GetParam() == Isa::generic) {
     EXPECT_EQ(k.write_nt, nullptr) << "the portable path has no streaming store";
   } else {
     ASSERT_NE(k.write_nt, nullptr);
@@ -68,7 +63,7 @@ TEST_P(BandwidthKernels, ComputeWhatTheyClaim) {
   EXPECT_EQ(c[n - 1], static_cast<double>(2 * n - 1));
 }
 
-INSTANTIATE_TEST_SUITE_P(Paths, BandwidthKernels, ::testing::Range(0, static_cast<int>(paths().size())));
+INSTANTIATE_TEST_SUITE_P(Isa, BandwidthKernels, ::testing::ValuesIn(kAllIsas), isa_test_name);
 
 TEST(PeakLoops, CountTheOperationsTheyDo) {
   const std::vector<probe::detail::PeakCase> cases = probe::detail::peak_cases(
@@ -116,12 +111,18 @@ TEST(PeakLoops, GuardsSkipWhatTheCpuLacks) {
     EXPECT_NE(std::string(c.type), "bf16");
     EXPECT_NE(std::string(c.type), "int8");
   }
-  // And the public entry point refuses a path this CPU cannot run.
-  for (Isa isa : {Isa::avx2, Isa::avx512})
-    if (!isa_supported(isa)) {
-      EXPECT_THROW(probe::fma_peak_gflops(probe::FmaType::f32, 1, isa), std::invalid_argument);
-    }
 }
+
+class PeakEntryPoint : public ::testing::TestWithParam<Isa> {};
+
+// The public entry point refuses a path this CPU cannot run (skipped for the paths it has).
+TEST_P(PeakEntryPoint, RefusesAPathTheCpuLacks) {
+  if (isa_supported(GetParam())) GTEST_SKIP() << "this CPU has " << isa_name(GetParam());
+  EXPECT_THROW(probe::fma_peak_gflops(probe::FmaType::f32, 1, GetParam()), std::invalid_argument);
+}
+
+INSTANTIATE_TEST_SUITE_P(Isa, PeakEntryPoint, ::testing::Values(Isa::avx2, Isa::avx512),
+                         isa_test_name);
 
 TEST(BandwidthSweep, RunsOnlyThePlannedKernels) {
   probe::detail::BandwidthPlan plan;

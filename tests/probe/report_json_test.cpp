@@ -1,5 +1,6 @@
-// The JSON form of a probe report: parses, has the keys of the issue's schema with the right
-// shapes, and leaves out what was not measured instead of writing zero.
+// The JSON form of a probe report: parses, has the documented keys (include/ridge/probe.hpp)
+// with the right shapes, one thread-count convention for peaks and bandwidths, and leaves out
+// what was not measured instead of writing zero.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -37,7 +38,7 @@ probe::Report synthetic_report() {
   return r;
 }
 
-TEST(ProbeJson, HasTheSchemaOfTheIssue) {
+TEST(ProbeJson, HasTheDocumentedKeys) {
   const nlohmann::json j = nlohmann::json::parse(probe::to_json(synthetic_report()));
   EXPECT_TRUE(j["machine"].is_object());
   EXPECT_TRUE(j["machine"].contains("caches"));
@@ -45,7 +46,8 @@ TEST(ProbeJson, HasTheSchemaOfTheIssue) {
   EXPECT_DOUBLE_EQ(j["peak_gflops"]["f32"]["all"].get<double>(), 230);
   EXPECT_DOUBLE_EQ(j["peak_gflops"]["f64"]["all"].get<double>(), 114);
   EXPECT_DOUBLE_EQ(j["bandwidth_gbs"]["triad"]["dram"]["1"].get<double>(), 25);
-  EXPECT_DOUBLE_EQ(j["bandwidth_gbs"]["triad"]["dram"]["2"].get<double>(), 34);
+  EXPECT_DOUBLE_EQ(j["bandwidth_gbs"]["triad"]["dram"]["all"].get<double>(), 34);
+  EXPECT_FALSE(j["bandwidth_gbs"]["triad"]["dram"].contains("2"));  // "all", as for the peaks
   EXPECT_DOUBLE_EQ(j["bandwidth_gbs"]["read"]["l1"]["1"].get<double>(), 190);
   ASSERT_TRUE(j["latency_ns"].is_array());
   ASSERT_EQ(j["latency_ns"].size(), 2u);  // the curve; the 4 KiB-page point is in latency_curve
@@ -58,6 +60,26 @@ TEST(ProbeJson, HasTheSchemaOfTheIssue) {
   EXPECT_TRUE(matrix[0][0].is_null());
   EXPECT_DOUBLE_EQ(matrix[0][1].get<double>(), 55);
   EXPECT_EQ(j["notes"][0].get<std::string>(), "a \"quoted\" note");
+}
+
+// One CPU: its single-thread figures are also the all-CPU ones. Four: the sweep's 2 keeps its
+// number between "1" and "all".
+TEST(ProbeJson, KeysThreadCountsAsOneAllOrTheirNumber) {
+  probe::Report r = synthetic_report();
+  r.machine.logical_cpus = 1;
+  r.plateaus = {{"read", "dram", 1, 20, 2, false}};
+  nlohmann::json j = nlohmann::json::parse(probe::to_json(r));
+  EXPECT_DOUBLE_EQ(j["bandwidth_gbs"]["read"]["dram"]["1"].get<double>(), 20);
+  EXPECT_DOUBLE_EQ(j["bandwidth_gbs"]["read"]["dram"]["all"].get<double>(), 20);
+  r.machine.logical_cpus = 4;
+  r.plateaus = {{"read", "dram", 1, 20, 2, false},
+                {"read", "dram", 2, 30, 2, false},
+                {"read", "dram", 4, 40, 2, false}};
+  j = nlohmann::json::parse(probe::to_json(r));
+  EXPECT_DOUBLE_EQ(j["bandwidth_gbs"]["read"]["dram"]["1"].get<double>(), 20);
+  EXPECT_DOUBLE_EQ(j["bandwidth_gbs"]["read"]["dram"]["2"].get<double>(), 30);
+  EXPECT_DOUBLE_EQ(j["bandwidth_gbs"]["read"]["dram"]["all"].get<double>(), 40);
+  EXPECT_EQ(j["bandwidth_gbs"]["read"]["dram"].size(), 3u);
 }
 
 TEST(ProbeJson, OmitsWhatWasNotMeasured) {

@@ -1,0 +1,136 @@
+// The GEMM loops of every ISA path, called directly with explicit depths, blocks and options, so
+// that what they cover does not depend on this host's caches: every micro-tile shape (one and MV
+// vectors of rows, 1..NR columns, B packed and in place), the narrow tiles, A read in place and
+// packed slab by slab, several depth slices, and the packed path across every block boundary.
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "gemm/dispatch.hpp"
+#include "gemm/reference.hpp"
+#include "support/isa_paths.hpp"
+
+namespace ridge::test {
+namespace {
+
+using gemm_detail::BlockSizes;
+using gemm_detail::DirectOptions;
+using gemm_detail::GemmKernels;
+
+// One product on the internal problem form: A m x k and B k x n in the layouts given (row-major
+// A has contiguous depth, so the direct path packs it; column-major A is read in place), C
+// column-major with padding the kernels must not touch.
+template <class T>
+struct Operands {
+  Matrix<T> a, b, c;
+  Operands(std::int64_t m, std::int64_t n, std::int64_t k, Layout la, Layout lb, unsigned seed)
+      : a(m, k, la, 2), b(k, n, lb, 1), c(m, n, Layout::col_major, 3) {
+    std::mt19937 rng(seed);
+    a.fill_random(rng);
+    b.fill_random(rng);
+    c.fill_random(rng);
+  }
+  kernels::GemmProblem<T> problem(T alpha, T beta) {
+    std::int64_t a_rs, a_cs, b_rs, b_cs;
+    op_strides(a.view(), a_rs, a_cs);
+    op_strides(b.view(), b_rs, b_cs);
+    return kernels::GemmProblem<T>::from_strides(c.rows, c.cols, a.cols, alpha, a.data(), a_rs,
+                                                 a_cs, b.data(), b_rs, b_cs, beta, c.data(), 1,
+                                                 c.ld);
+  }
+};
+
+std::string layout_name(Layout l) { return l == Layout::row_major ? "row" : "col"; }
+
+// alpha and beta cycle through the values the tiles treat specially (1 and 0 or 1) and the rest.
+template <class T>
+std::pair<T, T> alpha_beta(int index) {
+  const T alphas[] = {T(1), T(1), T(-0.5), T(2)};
+  const T betas[] = {T(0), T(1), T(0.5), T(0)};
+  return {alphas[index % 4], betas[index % 4]};
+}
+
+template <class T>
+void sweep_direct(Isa isa) {
+  const GemmKernels<T>& kernels = gemm_detail::gemm_kernels<T>(isa).kernels;
+  const int mr = kernels.mr, nr = kernels.nr, w = kernels.width;
+  const std::set<int> ms = {1, 2, w - 1, w, w + 1, mr - 1, mr, mr + 1, 2 * mr + 3};
+  struct Depth {
+    std::int64_t k, slice;
+  };
+  int index = 0;
+  for (int m : ms) {
+    if (m < 1) continue;
+    for (int n = 1; n <= 2 * nr + 1; ++n)
+      for (Depth depth : {Depth{1, 1}, Depth{17, 17}, Depth{17, 6}})
+        for (Layout la : {Layout::col_major, Layout::row_major})
+          for (Layout lb : {Layout::col_major, Layout::row_major})
+            for (int variant = 0; variant < 3; ++variant) {
+              DirectOptions options;
+              options.depth = depth.slice;
+              options.pack_b = variant == 2;
+              options.narrow_tiles = variant == 1;
+              const auto [alpha, beta] = alpha_beta<T>(index++);
+              Operands<T> x(m, n, depth.k, la, lb, static_cast<unsigned>(index));
+              const Reference<T> want =
+                  reference_gemm(alpha, x.a, Transpose::none, x.b, Transpose::none, beta, x.c);
+              const kernels::GemmProblem<T> p = x.problem(alpha, beta);
+              std::vector<std::byte> work(
+                  gemm_detail::direct_workspace(p, options, mr, nr).bytes());
+              kernels.direct(p, options, work.data());
+              ASSERT_EQ(compare(x.c, want), "")
+                  << m << "x" << n << "x" << depth.k << " slices of " << depth.slice << ", A "
+                  << layout_name(la) << ", B " << layout_name(lb) << ", pack_b "
+                  << options.pack_b << ", narrow " << options.narrow_tiles;
+            }
+  }
+}
+
+template <class T>
+void sweep_packed(Isa isa) {
+  const GemmKernels<T>& kernels = gemm_detail::gemm_kernels<T>(isa).kernels;
+  const int mr = kernels.mr, nr = kernels.nr;
+  // Blocks small enough that modest shapes cross every boundary: MC, KC, NC and their remainders.
+  const BlockSizes small{2 * mr, 8, 3 * nr, 0};
+  const std::set<int> ms = {1, mr - 1, mr + 1, 2 * mr, 5 * mr + 3};
+  const std::set<int> ns = {1, nr - 1, nr + 1, 3 * nr, 7 * nr + 5};
+  int index = 0;
+  for (int m : ms)
+    for (int n : ns)
+      for (int k : {1, 7, 8, 9, 29})
+        for (Layout la : {Layout::col_major, Layout::row_major})
+          for (Layout lb : {Layout::col_major, Layout::row_major}) {
+            if (m < 1 || n < 1) continue;
+            const auto [alpha, beta] = alpha_beta<T>(index++);
+            Operands<T> x(m, n, k, la, lb, static_cast<unsigned>(index));
+            const Reference<T> want =
+                reference_gemm(alpha, x.a, Transpose::none, x.b, Transpose::none, beta, x.c);
+            std::vector<std::byte> work(
+                gemm_detail::packed_workspace<T>(m, n, k, small, mr, nr).bytes());
+            kernels.packed(x.problem(alpha, beta), small, work.data());
+            ASSERT_EQ(compare(x.c, want), "") << m << "x" << n << "x" << k << ", A "
+                                              << layout_name(la) << ", B " << layout_name(lb);
+          }
+}
+
+class GemmLoops : public ::testing::TestWithParam<Isa> {};
+
+TEST_P(GemmLoops, DirectPathRunsEveryTileShape) {
+  RIDGE_SKIP_UNLESS_SUPPORTED(GetParam());
+  sweep_direct<float>(GetParam());
+  sweep_direct<double>(GetParam());
+}
+
+TEST_P(GemmLoops, PackedPathCrossesEveryBlockBoundary) {
+  RIDGE_SKIP_UNLESS_SUPPORTED(GetParam());
+  sweep_packed<float>(GetParam());
+  sweep_packed<double>(GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(Isa, GemmLoops, ::testing::ValuesIn(kAllIsas), isa_test_name);
+
+}  // namespace
+}  // namespace ridge::test

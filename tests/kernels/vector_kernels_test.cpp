@@ -1,0 +1,106 @@
+// The matrix-vector kernels of every ISA path, called directly: the dot kernel over every column
+// group and row tile (a last tile of fewer rows, depths that end mid-vector), the column sweep
+// over row blocks of any size and column groups with remainders, each with and without fetching
+// ahead; independent of this host's caches.
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <vector>
+
+#include "gemv/reference.hpp"
+#include "kernels/vector_kernels.hpp"
+#include "support/isa_paths.hpp"
+
+namespace ridge::test {
+namespace {
+
+template <class T>
+std::pair<T, T> alpha_beta(int index) {
+  const T alphas[] = {T(1), T(1), T(-0.5), T(2)};
+  const T betas[] = {T(0), T(1), T(0.5), T(0)};
+  return {alphas[index % 4], betas[index % 4]};
+}
+
+// C (m x n, column-major) = alpha * A B + beta * C with A's rows and B's columns contiguous
+// (row-major A, column-major B): the dot kernel's layout.
+template <class T>
+void sweep_dot(Isa isa) {
+  const kernels::VectorKernels<T>& kernels = kernels::vector_kernels<T>(isa);
+  const int w = kernels.width;
+  int index = 0;
+  for (int m = 1; m <= 13; ++m)
+    for (int n = 1; n <= 9; ++n)
+      for (int k : {1, w - 1, w, w + 1, 3 * w + 5})
+        for (bool prefetch : {false, true}) {
+          if (k < 1) continue;
+          const auto [alpha, beta] = alpha_beta<T>(index++);
+          std::mt19937 rng(static_cast<unsigned>(index));
+          Matrix<T> a(m, k, Layout::row_major, 3), b(k, n, Layout::col_major, 2),
+              c(m, n, Layout::col_major, 1);
+          a.fill_random(rng);
+          b.fill_random(rng);
+          c.fill_random(rng);
+          const Reference<T> want =
+              reference_gemm(alpha, a, Transpose::none, b, Transpose::none, beta, c);
+          const auto p = kernels::GemmProblem<T>::from_strides(
+              m, n, k, alpha, a.data(), a.ld, 1, b.data(), 1, b.ld, beta, c.data(), 1, c.ld);
+          std::vector<T> copy(static_cast<std::size_t>(kernels::dot_workspace_elements(k, n, w)));
+          kernels.dot(p, prefetch, copy.data());
+          ASSERT_EQ(compare(c, want), "") << m << "x" << n << "x" << k << " prefetch " << prefetch;
+        }
+}
+
+// y = alpha * A x + beta * y, A column-major m x n, in row blocks of row_block rows.
+template <class T>
+void sweep_column_sweep(Isa isa) {
+  const kernels::VectorKernels<T>& kernels = kernels::vector_kernels<T>(isa);
+  const int w = kernels.width;
+  int index = 0;
+  for (std::int64_t row_block : {std::int64_t{w}, std::int64_t{3 * w + 1}, std::int64_t{1000}})
+    for (std::int64_t m : {std::int64_t{1}, std::int64_t{w - 1}, std::int64_t{w + 1},
+                           2 * row_block + 3})
+      for (std::int64_t n = 1; n <= 17; ++n)
+        for (bool prefetch : {false, true}) {
+          if (m < 1) continue;
+          const auto [alpha, beta] = alpha_beta<T>(index++);
+          std::mt19937 rng(static_cast<unsigned>(index));
+          Matrix<T> a(m, n, Layout::col_major, 2);
+          StridedVector<T> x(n, 1), y(m, 1);
+          a.fill_random(rng);
+          x.fill_random(rng);
+          y.fill_random(rng);
+          const GemvReference<T> want = reference_gemv(alpha, a, Transpose::none, x, beta, y);
+          kernels::GemvProblem<T> p;
+          p.m = m;
+          p.n = n;
+          p.a = a.data();
+          p.lda = a.ld;
+          p.alpha = alpha;
+          p.x = x.blas_pointer();
+          p.beta = beta;
+          p.y = y.blas_pointer();
+          std::vector<T> sums(static_cast<std::size_t>(row_block));
+          kernels.column_sweep(p, row_block, prefetch, sums.data());
+          ASSERT_EQ(compare(y, want), "")
+              << m << "x" << n << " in blocks of " << row_block << " prefetch " << prefetch;
+        }
+}
+
+class VectorKernels : public ::testing::TestWithParam<Isa> {};
+
+TEST_P(VectorKernels, DotCoversEveryColumnGroupAndRowTile) {
+  RIDGE_SKIP_UNLESS_SUPPORTED(GetParam());
+  sweep_dot<float>(GetParam());
+  sweep_dot<double>(GetParam());
+}
+
+TEST_P(VectorKernels, ColumnSweepCoversEveryRowBlockAndColumnGroup) {
+  RIDGE_SKIP_UNLESS_SUPPORTED(GetParam());
+  sweep_column_sweep<float>(GetParam());
+  sweep_column_sweep<double>(GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(Isa, VectorKernels, ::testing::ValuesIn(kAllIsas), isa_test_name);
+
+}  // namespace
+}  // namespace ridge::test
