@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 3's bar: `ridge probe` against the independent check programs, alternating in one run.
+# `ridge probe` against the independent check programs, alternating in one run.
 # Usage: bench/probe_check/run_check.sh BUILD_DIR [ROUNDS]. Each round (about a minute) holds the
 # shared CPU lock /tmp/ridge-cpu.lock, so other benchmarks on the machine interleave between rounds.
 set -eu

@@ -47,14 +47,15 @@ struct CacheLevel {
   int shared_by_cpus = 1; // logical CPUs that share one instance
   // The capacity `ridge probe --save` measured for this level on this machine (the size at which
   // load latency leaves the level's plateau); 0 when not measured. It can be far below
-  // size_bytes: on a 2-vCPU KVM slice of a Zen 4 EPYC, CPUID reports a 32 MiB L3 while one
-  // process sees L3 latency only up to about 6-7 MiB.
+  // size_bytes, as on a virtual machine given a few CPUs of a large server chip, whose process
+  // sees L3 latency for only part of the L3 the CPU reports.
   std::int64_t measured_bytes = 0;
   // The working set up to which streaming reads keep this level's bandwidth, from the same
   // probe's bandwidth curve; 0 when not measured. The hardware prefetchers hide latency for a
-  // stream, so this can exceed measured_bytes (that VM: 8.8 MiB against 5 MiB for its L3).
+  // stream, so this can exceed measured_bytes.
   std::int64_t streaming_bytes = 0;
-  std::int64_t sets() const;
+  // size_bytes / (line_bytes x associativity); 1 when the geometry is unknown.
+  RIDGE_API std::int64_t sets() const;
 };
 
 struct Machine {
@@ -69,7 +70,7 @@ struct Machine {
   std::vector<int> cpu_ids;        // their ids
 
   // The data cache at `level` (1, 2, 3); a default-constructed level with size 0 if absent.
-  CacheLevel data_cache(int level) const;
+  RIDGE_API CacheLevel data_cache(int level) const;
 
   // Detected once per process; thread-safe.
   RIDGE_API static const Machine& current();

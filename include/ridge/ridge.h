@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ridge/version.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -14,6 +16,30 @@ extern "C" {
 #else
 #define RIDGE_C_API
 #endif
+
+/* What ridge's own C functions return: 0, or one of these, having written nothing. */
+#define RIDGE_ERROR_NULL_POINTER 1    /* a pointer is null while its operand is not empty */
+#define RIDGE_ERROR_BAD_SIZE 2        /* a size is negative, or head_dim is not in [1, 256] */
+#define RIDGE_ERROR_BAD_HEADS 3       /* kv_heads < 1, or q_heads not a multiple of kv_heads */
+#define RIDGE_ERROR_INTERNAL 4        /* anything else (out of memory) */
+#define RIDGE_ERROR_UNKNOWN_ISA 5     /* not "generic", "avx2" or "avx512" */
+#define RIDGE_ERROR_UNSUPPORTED_ISA 6 /* this CPU (or its OS) cannot run that path */
+
+/* The library's version, "MAJOR.MINOR.PATCH" (RIDGE_VERSION_STRING of the headers it was built
+ * with). */
+RIDGE_C_API const char* ridge_version(void);
+
+/* Threads the kernels may use: RIDGE_NUM_THREADS, else OMP_NUM_THREADS, else the CPUs in the
+ * affinity mask, until ridge_set_num_threads sets it; ridge_set_num_threads(n <= 0) returns to
+ * that default. */
+RIDGE_C_API void ridge_set_num_threads(int threads);
+RIDGE_C_API int ridge_get_num_threads(void);
+
+/* The instruction-set path the kernels run: "generic", "avx2" or "avx512" (RIDGE_ISA, else the
+ * best this CPU supports). ridge_set_isa returns 0, or RIDGE_ERROR_NULL_POINTER,
+ * RIDGE_ERROR_UNKNOWN_ISA or RIDGE_ERROR_UNSUPPORTED_ISA with the path unchanged. */
+RIDGE_C_API int ridge_set_isa(const char* name);
+RIDGE_C_API const char* ridge_get_isa(void);
 
 /* The standard CBLAS enumerations and values. */
 #ifndef CBLAS_H
@@ -71,10 +97,6 @@ RIDGE_C_API void xerbla_(const char* routine, const int* parameter, size_t routi
  * [batch, kv_len, kv_heads, head_dim]; query head h reads key/value head h / (q_heads / kv_heads).
  * scale <= 0 means 1 / sqrt(head_dim); causal != 0 lets query i see keys j <= i + kv_len - q_len.
  * Uses the accurate exp2. Returns 0, or one of the RIDGE_ERROR_* codes without writing out. */
-#define RIDGE_ERROR_NULL_POINTER 1     /* a pointer is null while its tensor is not empty */
-#define RIDGE_ERROR_BAD_SIZE 2         /* a size is negative, or head_dim is not in [1, 256] */
-#define RIDGE_ERROR_BAD_HEADS 3        /* kv_heads < 1, or q_heads not a multiple of kv_heads */
-#define RIDGE_ERROR_INTERNAL 4         /* anything else (out of memory) */
 RIDGE_C_API int ridge_attention_f32(const float* q, const float* k, const float* v, float* out,
                                     int64_t batch, int64_t q_len, int64_t kv_len,
                                     int64_t q_heads, int64_t kv_heads, int64_t head_dim,

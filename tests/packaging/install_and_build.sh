@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # install_and_build.sh CMAKE BUILD_DIR SOURCE_DIR CXX LIBDIR INCLUDEDIR VERSION
 # Installs BUILD_DIR into a scratch prefix, checks what landed there, then builds and runs
-# SOURCE_DIR/examples against it with find_package and, where pkg-config exists, with ridge.pc.
+# SOURCE_DIR/examples against it with find_package and, where pkg-config exists, with ridge.pc;
+# and a program that calls every function libridge.so exports, through ridge/ridge.hpp alone.
 set -euo pipefail
 
 cmake=$1 build=$2 source=$3 cxx=$4 libdir=$5 includedir=$6 version=$7
@@ -14,7 +15,8 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 # A DESTDIR in the environment would move the install away from the prefix checked below.
 DESTDIR='' "$cmake" --install "$build" --prefix "$prefix"
 
-for header in ridge.h ridge.hpp gemm.hpp export.hpp; do
+headers=$(cd "$source/include/ridge" && ls)
+for header in $headers; do
   [[ -f $prefix/$includedir/ridge/$header ]] || fail "header ridge/$header not installed"
 done
 # libridge.so -> libridge.so.MAJOR -> libridge.so.VERSION, and the SONAME the loader looks for.
@@ -53,3 +55,22 @@ if command -v pkg-config >/dev/null; then
 else
   echo "pkg-config not found: ridge.pc checked by its text only" >&2
 fi
+
+# Every public function, linked against the installed copy. The umbrella header brings in every
+# public header, and the program references every function symbol libridge.so exports (the
+# weak error handlers, it defines itself).
+program=$source/tests/packaging/every_public_function.cpp
+included=$("$cxx" -std=c++20 -M -I"$prefix/$includedir" "$program")
+for header in $headers; do
+  [[ $included == *"ridge/$header"* ]] || fail "ridge/ridge.hpp does not bring in ridge/$header"
+done
+"$cxx" -std=c++20 -I"$prefix/$includedir" "$program" -L"$lib" -lridge -o "$scratch/every_function"
+exported=$(nm -D --defined-only "$lib/$real" | awk '$2 == "T" || $2 == "W" {print $3}')
+referenced=$(nm -D "$scratch/every_function" | awk '{print $NF}')
+missing=0
+for symbol in $exported; do
+  grep -qxF "$symbol" <<<"$referenced" || { echo "not called: $(c++filt "$symbol")" >&2; missing=1; }
+done
+((missing == 0)) || fail "the program does not call every exported function"
+XDG_CACHE_HOME=$scratch/cache "$scratch/every_function"
+echo "every one of the $(wc -w <<<"$exported") exported functions called from the installed copy"

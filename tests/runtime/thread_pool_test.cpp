@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <set>
+#include <stdexcept>
 #include <thread>
 
 #include "ridge/isa.hpp"
@@ -46,15 +47,53 @@ TEST(ThreadPool, NestedCallsRunInline) {
   EXPECT_FALSE(runtime::inside_pool_task());
 }
 
-TEST(ThreadPool, ConcurrentCallersAllComplete) {
-  std::atomic<int> total{0};
-  std::vector<std::thread> callers;
-  for (int c = 0; c < 4; ++c)
-    callers.emplace_back([&] {
-      for (int job = 0; job < 200; ++job) runtime::parallel_run(2, [&](int) { total++; });
-    });
-  for (std::thread& t : callers) t.join();
-  EXPECT_EQ(total.load(), 4 * 200 * 2);
+// Callers on 2, 3 and 4 threads at once take turns with the team: every call's tasks still run
+// concurrently, one per thread (task 1 meets task 0 at a rendezvous that a call run task after
+// task on one thread would never reach), and every call completes.
+TEST(ThreadPool, ConcurrentCallersEachGetTheWholeTeam) {
+  for (int callers : {2, 3, 4}) {
+    std::atomic<int> calls{0}, alone{0};
+    std::vector<std::thread> threads;
+    for (int c = 0; c < callers; ++c)
+      threads.emplace_back([&] {
+        for (int job = 0; job < 100; ++job) {
+          std::atomic<bool> started{false}, met{false};
+          std::thread::id ids[2];
+          runtime::parallel_run(2, [&](int task) {
+            ids[task] = std::this_thread::get_id();
+            if (task == 0) {
+              started = true;
+              return;
+            }
+            // Task 1 waits (bounded) for task 0: both are running at once.
+            for (int spin = 0; spin < 1'000'000 && !started; ++spin) std::this_thread::yield();
+            met = started.load();
+          });
+          if (!met || ids[0] == ids[1]) alone++;
+          calls++;
+        }
+      });
+    for (std::thread& t : threads) t.join();
+    EXPECT_EQ(calls.load(), callers * 100);
+    EXPECT_EQ(alone.load(), 0) << callers << " callers: calls ran without the team";
+  }
+}
+
+// An exception in any task reaches the caller once every task has ended, and the pool goes on.
+TEST(ThreadPool, TaskExceptionsReachTheCaller) {
+  for (int thrower : {0, 1}) {
+    std::atomic<int> finished{0};
+    EXPECT_THROW(runtime::parallel_run(2,
+                                       [&](int task) {
+                                         if (task == thrower) throw std::runtime_error("task");
+                                         finished++;
+                                       }),
+                 std::runtime_error);
+    EXPECT_EQ(finished.load(), 1);
+  }
+  std::atomic<int> ran{0};
+  runtime::parallel_run(2, [&](int) { ran++; });
+  EXPECT_EQ(ran.load(), 2);
 }
 
 TEST(Settings, ParsesThreadCounts) {

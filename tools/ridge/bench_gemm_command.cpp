@@ -22,7 +22,7 @@ struct Shape {
   std::int64_t m, n, k;
 };
 
-// The sweep of the GEMM issue: squares, LLM decoding (M = 1..32 against 4096 x 4096), an MLP
+// The default sweep: squares, LLM decoding (M = 1..32 against 4096 x 4096), an MLP
 // projection, a short-K update and two awkward sizes.
 const std::vector<Shape> kDefaultShapes = {
     {16, 16, 16},     {32, 32, 32},     {64, 64, 64},       {128, 128, 128},    {256, 256, 256},
@@ -128,7 +128,7 @@ void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& pe
 void add_bench_gemm_command(CLI::App& bench_app) {
   CLI::App* cmd = bench_app.add_subcommand("gemm", "GEMM GFLOP/s over a shape sweep");
   static Options o;
-  cmd->add_option("--shapes", o.shapes, "Comma-separated MxNxK list (default: the issue's sweep)");
+  cmd->add_option("--shapes", o.shapes, "Comma-separated MxNxK list (default: the standard sweep of 17 shapes)");
   add_blas_dtype(*cmd, o.dtype);
   cmd->add_option("--op", o.op, "Transpositions of A and B (row-major storage): nn, nt, tn or tt")
       ->check(CLI::IsMember({"nn", "nt", "tn", "tt"}));

@@ -1,0 +1,123 @@
+// Calls every function the installed libridge.so exports, through the installed headers
+// (ridge/ridge.hpp alone), with arguments it accepts: a program that links against all of the
+// public API. install_and_build.sh checks that nothing libridge.so exports is missing here.
+#include <ridge/ridge.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+int failures = 0;
+void check(bool ok, const char* what) {
+  if (!ok) {
+    std::printf("FAIL: %s\n", what);
+    ++failures;
+  }
+}
+
+}  // namespace
+
+// The program's own BLAS error handlers (the library's are weak): they must be the ones called.
+static int cblas_errors = 0, fortran_errors = 0;
+extern "C" void cblas_xerbla(int, const char*, const char*, ...) { ++cblas_errors; }
+extern "C" void xerbla_(const char*, const int*, size_t) { ++fortran_errors; }
+
+int main() {
+  // Version, threads, ISA: C and C++.
+  check(std::strcmp(ridge_version(), RIDGE_VERSION_STRING) == 0, "ridge_version");
+  ridge_set_num_threads(2);
+  check(ridge_get_num_threads() == 2 && ridge::num_threads() == 2, "ridge_set_num_threads");
+  ridge::set_num_threads(1);
+  check(ridge_get_num_threads() == 1, "ridge::set_num_threads");
+  check(ridge_set_isa("generic") == 0 && std::strcmp(ridge_get_isa(), "generic") == 0,
+        "ridge_set_isa");
+  check(ridge_set_isa("sse9") == RIDGE_ERROR_UNKNOWN_ISA, "ridge_set_isa refuses a name");
+  const ridge::Isa best = ridge::best_isa();
+  check(ridge::isa_supported(best), "ridge::isa_supported");
+  ridge::set_isa(best);
+  check(ridge::active_isa() == best && std::string(ridge::isa_name(best)).size() > 0,
+        "ridge::set_isa");
+
+  // The machine.
+  const ridge::Machine& machine = ridge::Machine::current();
+  const ridge::Machine detected = ridge::Machine::detect();
+  check(detected.logical_cpus == machine.logical_cpus, "ridge::Machine::detect");
+  const ridge::CacheLevel l1 = machine.data_cache(1);
+  check(l1.size_bytes > 0 && l1.sets() >= 1, "ridge::Machine::data_cache, CacheLevel::sets");
+  check(!ridge::describe(machine).empty() && ridge::to_json(machine).front() == '{',
+        "ridge::describe, ridge::to_json");
+  check(!ridge::measured_machine_path(machine).empty(), "ridge::measured_machine_path");
+
+  // GEMM and GEMV, C++.
+  std::vector<float> a(4, 1.0f), b(4, 2.0f), c(4, 0.0f), x(2, 1.0f), y(2, 0.0f);
+  std::vector<double> ad(4, 1.0), bd(4, 2.0), cd(4, 0.0), xd(2, 1.0), yd(2, 0.0);
+  ridge::gemm(1.0f, ridge::row_major<const float>(a.data(), 2, 2),
+              ridge::row_major<const float>(b.data(), 2, 2), 0.0f, ridge::row_major(c.data(), 2, 2));
+  ridge::gemm(1.0, ridge::row_major<const double>(ad.data(), 2, 2),
+              ridge::row_major<const double>(bd.data(), 2, 2), 0.0,
+              ridge::row_major(cd.data(), 2, 2));
+  check(c[3] == 4.0f && cd[3] == 4.0, "ridge::gemm");
+  ridge::gemv(1.0f, ridge::row_major<const float>(a.data(), 2, 2),
+              ridge::vector<const float>(x.data(), 2), 0.0f, ridge::vector(y.data(), 2));
+  ridge::gemv(1.0, ridge::row_major<const double>(ad.data(), 2, 2),
+              ridge::vector<const double>(xd.data(), 2), 0.0, ridge::vector(yd.data(), 2));
+  check(y[1] == 2.0f && yd[1] == 2.0, "ridge::gemv");
+
+  // BLAS, C and Fortran, and their error handlers.
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 2, 2, 2, 1, a.data(), 2, b.data(), 2, 0,
+              c.data(), 2);
+  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, 2, 2, 2, 1, ad.data(), 2, bd.data(), 2,
+              0, cd.data(), 2);
+  cblas_sgemv(CblasRowMajor, CblasNoTrans, 2, 2, 1, a.data(), 2, x.data(), 1, 0, y.data(), 1);
+  cblas_dgemv(CblasColMajor, CblasTrans, 2, 2, 1, ad.data(), 2, xd.data(), 1, 0, yd.data(), 1);
+  check(c[0] == 4.0f && cd[0] == 4.0 && y[0] == 2.0f && yd[0] == 2.0, "cblas_?gemm, cblas_?gemv");
+  const int two = 2, one = 1;
+  const float f_one = 1, f_zero = 0;
+  const double d_one = 1, d_zero = 0;
+  sgemm_("N", "N", &two, &two, &two, &f_one, a.data(), &two, b.data(), &two, &f_zero, c.data(),
+         &two, 1, 1);
+  dgemm_("T", "N", &two, &two, &two, &d_one, ad.data(), &two, bd.data(), &two, &d_zero,
+         cd.data(), &two, 1, 1);
+  sgemv_("N", &two, &two, &f_one, a.data(), &two, x.data(), &one, &f_zero, y.data(), &one, 1);
+  dgemv_("T", &two, &two, &d_one, ad.data(), &two, xd.data(), &one, &d_zero, yd.data(), &one, 1);
+  check(c[0] == 4.0f && cd[0] == 4.0 && y[0] == 2.0f && yd[0] == 2.0, "?gemm_, ?gemv_");
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, -1, 2, 2, 1, a.data(), 2, b.data(), 2,
+              0, c.data(), 2);
+  const int bad = -1;
+  sgemv_("N", &bad, &two, &f_one, a.data(), &two, x.data(), &one, &f_zero, y.data(), &one, 1);
+  check(cblas_errors == 1 && fortran_errors == 1, "cblas_xerbla, xerbla_ (the program's own)");
+
+  // Attention, C++ (float and bf16) and C.
+  std::vector<float> q(8, 0.5f), o(8, 0.0f);
+  std::vector<ridge::bf16> qb(8, ridge::to_bf16(0.5f));
+  ridge::attention(ridge::bshd<const float>(q.data(), 1, 2, 1, 4),
+                   ridge::bshd<const float>(q.data(), 1, 2, 1, 4),
+                   ridge::bshd<const float>(q.data(), 1, 2, 1, 4), ridge::bshd(o.data(), 1, 2, 1, 4));
+  check(o[0] == 0.5f, "ridge::attention (float)");
+  ridge::attention(ridge::bshd<const ridge::bf16>(qb.data(), 1, 2, 1, 4),
+                   ridge::bshd<const ridge::bf16>(qb.data(), 1, 2, 1, 4),
+                   ridge::bshd<const ridge::bf16>(qb.data(), 1, 2, 1, 4),
+                   ridge::bshd(o.data(), 1, 2, 1, 4));
+  check(o[7] == 0.5f, "ridge::attention (bf16)");
+  check(ridge_attention_f32(q.data(), q.data(), q.data(), o.data(), 1, 2, 2, 1, 1, 4, 0, 1) == 0,
+        "ridge_attention_f32");
+
+  // The probe, its parts switched off where they take seconds.
+  ridge::probe::Options options;
+  options.quick = true;
+  options.bandwidth = options.latency = options.coherence = false;
+  const ridge::probe::Report report = ridge::probe::run(options);
+  check(ridge::probe::best_peak(report, "f32", false) > 0, "ridge::probe::run, best_peak");
+  check(ridge::probe::to_json(report).front() == '{', "ridge::probe::to_json");
+  check(!ridge::probe::save(report).empty(), "ridge::probe::save");
+  check(ridge::probe::fma_peak_gflops(ridge::probe::FmaType::f64, 1, best) > 0,
+        "ridge::probe::fma_peak_gflops");
+  check(ridge::probe::read_bandwidth(1, 1 << 20).median > 0, "ridge::probe::read_bandwidth");
+
+  std::printf("every public function called: %s\n", failures == 0 ? "all as documented" : "FAILED");
+  return failures == 0 ? 0 : 1;
+}
