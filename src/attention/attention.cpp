@@ -214,9 +214,8 @@ AttentionStats run_attention(const Tensor4<const In>& q, const Tensor4<const In>
   // round-robin: under a causal mask later row tiles see more keys, and dealing them in turn
   // gives each thread a similar mix. A thread packs each key/value head it meets once, for all
   // the tiles of it that it runs: every thread packs every head, one pass over its keys and
-  // values, small next to 4 x head_dim FLOP per query-key pair in its tiles. (Packing per tile,
-  // as a first version did, repeats that pass for every MR query rows; the isolated effect was
-  // not measured.)
+  // values, small next to 4 x head_dim FLOP per query-key pair in its tiles. (Packing per tile
+  // would repeat that pass for every MR query rows.)
   const std::int64_t row_tiles = (q.seq + kernel.rows - 1) / kernel.rows;
   const std::int64_t tiles_per_kv_head = job.group * row_tiles;
   const std::int64_t tiles = q.batch * k.heads * tiles_per_kv_head;

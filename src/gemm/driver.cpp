@@ -80,8 +80,9 @@ int thread_count(std::int64_t fma) {
 // A grid of tm x tn thread blocks over C, each a whole number of vectors of rows by NR columns;
 // chosen to make the largest block smallest, then to pack the least (a block packs its rows of A,
 // columns of B). Rows go by vectors, not MR tiles, so the padded work is counted more exactly:
-// 1000^3 on 2 threads is now two blocks of 1008 rows x 504 columns (as MR tiles, 1024 x 504),
-// which beats 512 + 488 rows x 1008 columns (sgemm, two alternated runs: +0.9%, +3.2%).
+// 1000^3 on 2 threads (AVX-512) makes two blocks of 1008 rows x 504 columns (as MR tiles,
+// 1024 x 504), which beats 512 + 488 rows x 1008 columns (sgemm on Zen 4, two alternated runs:
+// +0.9%, +3.2%).
 struct Grid {
   int tm = 1, tn = 1;
   std::int64_t rows = 0, cols = 0;  // per block
@@ -108,10 +109,10 @@ Grid choose_grid(std::int64_t m, std::int64_t n, int threads, int row_step, int 
 
 // A matrix-vector product -- C one column (A x) or one row (x^T B) -- on the matrix-vector
 // kernels, which stream the matrix once in address order; false if the matrix has no unit stride
-// to stream along. Measured before (Zen 4), cblas_sgemm row-major 4096 x 1 x 4096 (A x, which
-// reaches the driver as the 1 x 4096 product x^T A^T) on 1 / 2 threads: 7.1-8.3 / 15.7-18.0 GB/s
-// of A on the tile loops, 20.8-24.0 / 33.3-41.6 as GEMV in the same runs; the other products of
-// one row or column ran within the noise of their GEMV counterparts (now the same kernels).
+// to stream along. Measured (Zen 4), cblas_sgemm row-major 4096 x 1 x 4096 (A x, which reaches
+// the driver as the 1 x 4096 product x^T A^T) on 1 / 2 threads: 7.1-8.3 / 15.7-18.0 GB/s of A on
+// the tile loops, 20.8-24.0 / 33.3-41.6 on the matrix-vector kernels in the same runs; the other
+// products of one row or column ran within the noise of GEMV's.
 template <class T>
 bool run_as_matrix_vector(const GemmProblem<T>& p) {
   kernels::GemvProblem<T> v;

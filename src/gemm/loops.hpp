@@ -77,8 +77,8 @@ struct Loops {
   }
 
   // One tile of the packed path, out of line: its k loop then gets the registers to itself.
-  // (Inlined into packed(), GCC 12 kept an A vector on the stack, reloading it for half the
-  // FMAs, once a few unrelated lines were added around the call: 10% slower at 2048^3.)
+  // Inlined into packed(), GCC 12 may keep an A vector on the stack and reload it for half the
+  // FMAs, depending on unrelated code around the call (seen: 10% slower at 2048^3).
   //
   // It first asks for its tile of C, which is usually in memory: the lines then arrive during
   // the k loop instead of stalling the final loads and stores. Measured (Zen 4, alternated,
