@@ -3,9 +3,10 @@
 #   make test    the whole test suite (GoogleTest through CTest)
 
 # pkgconf: the packaging test also builds an example with pkg-config, as a user would;
-# libblas-dev: the LD_PRELOAD test runs a program built against the reference BLAS on ridge.
+# libblas-dev: the LD_PRELOAD test runs a program built against the reference BLAS on ridge;
+# libblas-test: the reference BLAS's own test programs run on ridge the same way.
 BUILD_PACKAGES := cmake g++ make googletest libgtest-dev libgmock-dev libcli11-dev \
-  nlohmann-json3-dev pkgconf libblas-dev
+  nlohmann-json3-dev pkgconf libblas-dev libblas-test
 PEER_PACKAGES := libopenblas0-pthread libblis4-openmp libdnnl2
 RIDGE := build/release/tools/ridge/ridge
 

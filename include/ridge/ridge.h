@@ -103,8 +103,12 @@ RIDGE_C_API int ridge_attention_f32(const float* q, const float* k, const float*
                                     float scale, int causal);
 
 /* The CBLAS error handler: prints which parameter of which routine was wrong to stderr. A weak
- * symbol, so a program may define its own. */
+ * symbol, so a program may define its own. As in the reference CBLAS, a bad argument of a
+ * row-major call is reported with RowMajorStrg set to 1 and the number it has in the column-major
+ * call on the transposed problem (gemm: M and N, 4 and 5, and lda and ldb, 9 and 11, swapped;
+ * gemv: M and N, 3 and 4), which a handler swaps back; RowMajorStrg is 0 otherwise. */
 RIDGE_C_API void cblas_xerbla(int parameter, const char* routine, const char* message, ...);
+RIDGE_C_API extern int RowMajorStrg;
 
 #ifdef __cplusplus
 }

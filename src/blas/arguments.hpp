@@ -1,7 +1,6 @@
 // The reference BLAS argument checks (netlib sgemm.f, sgemv.f): the same conditions in the same
 // order, returning the Fortran parameter number of the first bad argument (0: all valid).
-// The CBLAS entry points run the same checks on the column-major call they reduce to, and
-// renumber the result as the reference CBLAS does (cblas_parameter()).
+// The CBLAS entry points run the same checks on the column-major call they reduce to.
 #pragma once
 
 namespace ridge::blas {
@@ -37,24 +36,6 @@ inline int gemv_error(char trans, int m, int n, int lda, int incx, int incy) {
   if (incx == 0) return 8;
   if (incy == 0) return 11;
   return 0;
-}
-
-enum class Routine { gemm, gemv };
-
-// The CBLAS parameter number of a Fortran one, for a call that a row-major CBLAS call reduced to
-// by transposing (row_major): one more for the leading order argument, then, where the
-// reduction swapped two arguments, the other one's number (gemm: M and N, A's and B's leading
-// dimensions; gemv: M and N).
-inline int cblas_parameter(Routine routine, int fortran, bool row_major) {
-  const int p = fortran + 1;
-  if (!row_major) return p;
-  if (routine == Routine::gemm) {
-    if (p == 4 || p == 5) return 9 - p;    // M <-> N
-    if (p == 9 || p == 11) return 20 - p;  // lda <-> ldb
-    return p;
-  }
-  if (p == 3 || p == 4) return 7 - p;  // M <-> N
-  return p;
 }
 
 }  // namespace ridge::blas

@@ -1,7 +1,7 @@
 // The CBLAS entry points. As in the reference CBLAS: the order and the transpositions are
 // checked here (parameters 1, 2, 3), a row-major call becomes the column-major call on the
-// transposed problem, whose Fortran checks then run with their numbers renumbered to the CBLAS
-// parameters. Errors go to cblas_xerbla, and C or y is left untouched.
+// transposed problem, and the Fortran checks run on that call. Errors go to cblas_xerbla under
+// the reference's protocol (report()), and C or y is left untouched.
 #include "blas/arguments.hpp"
 #include "blas/column_major.hpp"
 #include "ridge/ridge.h"
@@ -19,27 +19,33 @@ char trans_char(int trans) {
   }
 }
 
+// The reference CBLAS protocol, which programs' own handlers follow (the reference test programs
+// check it): `parameter` is the number in the column-major call that was checked, the transposed
+// one for a row-major call, and RowMajorStrg says which, so that the handler can translate it to
+// the user's call (see ridge.h). RowMajorStrg is written only around the report, so that calls
+// without errors never touch it and cannot race on it when run concurrently.
+void report(const char* routine, int parameter, bool row_major) {
+  RowMajorStrg = row_major ? 1 : 0;
+  cblas_xerbla(parameter, routine, "");
+  RowMajorStrg = 0;
+}
+
+// The CBLAS number of a parameter numbered `fortran` in the column-major call: the order comes
+// first.
+int after_order(int fortran) { return fortran + 1; }
+
 template <class T>
 void cblas_gemm(const char* routine, int order, int trans_a, int trans_b, int m, int n, int k,
                 T alpha, const T* a, int lda, const T* b, int ldb, T beta, T* c, int ldc) {
   const bool row_major = order == CblasRowMajor;
   const char ta = trans_char(trans_a), tb = trans_char(trans_b);
-  int bad = 0;
-  if (!row_major && order != CblasColMajor) {
-    bad = 1;
-  } else if (ta == 0) {
-    bad = 2;
-  } else if (tb == 0) {
-    bad = 3;
-  } else if (const int fortran = row_major ? gemm_error(tb, ta, n, m, k, ldb, lda, ldc)
-                                           : gemm_error(ta, tb, m, n, k, lda, ldb, ldc)) {
-    bad = cblas_parameter(Routine::gemm, fortran, row_major);
-  }
-  if (bad != 0) {
-    cblas_xerbla(bad, routine, "");
-    return;
-  }
+  if (!row_major && order != CblasColMajor) return report(routine, 1, false);
+  if (ta == 0) return report(routine, 2, row_major);
+  if (tb == 0) return report(routine, 3, row_major);
   // Row-major C is column-major C^T = op(B)^T op(A)^T.
+  if (const int bad = row_major ? gemm_error(tb, ta, n, m, k, ldb, lda, ldc)
+                                : gemm_error(ta, tb, m, n, k, lda, ldb, ldc))
+    return report(routine, after_order(bad), row_major);
   if (row_major) {
     gemm(routine, tb, ta, n, m, k, alpha, b, ldb, a, lda, beta, c, ldc);
   } else {
@@ -52,27 +58,15 @@ void cblas_gemv(const char* routine, int order, int trans, int m, int n, T alpha
                 int lda, const T* x, int incx, T beta, T* y, int incy) {
   const bool row_major = order == CblasRowMajor;
   char t = trans_char(trans);
-  int bad = 0;
-  if (!row_major && order != CblasColMajor) {
-    bad = 1;
-  } else if (t == 0) {
-    bad = 2;
-  } else {
-    // A row-major A is the column-major A^T: op(A) x = op'(A^T) x with op' the other one.
-    if (row_major) t = t == 'N' ? 'T' : 'N';
-    if (const int fortran = row_major ? gemv_error(t, n, m, lda, incx, incy)
-                                      : gemv_error(t, m, n, lda, incx, incy))
-      bad = cblas_parameter(Routine::gemv, fortran, row_major);
-  }
-  if (bad != 0) {
-    cblas_xerbla(bad, routine, "");
-    return;
-  }
-  if (row_major) {
-    gemv(routine, t, n, m, alpha, a, lda, x, incx, beta, y, incy);
-  } else {
-    gemv(routine, t, m, n, alpha, a, lda, x, incx, beta, y, incy);
-  }
+  if (!row_major && order != CblasColMajor) return report(routine, 1, false);
+  if (t == 0) return report(routine, 2, row_major);
+  // A row-major M x N A is the column-major N x M A^T: op(A) x = op'(A^T) x with op' the other
+  // one.
+  if (row_major) t = t == 'N' ? 'T' : 'N';
+  const int rows = row_major ? n : m, columns = row_major ? m : n;
+  if (const int bad = gemv_error(t, rows, columns, lda, incx, incy))
+    return report(routine, after_order(bad), row_major);
+  gemv(routine, t, rows, columns, alpha, a, lda, x, incx, beta, y, incy);
 }
 
 }  // namespace
@@ -81,6 +75,9 @@ void cblas_gemv(const char* routine, int order, int trans, int m, int n, T alpha
 using ridge::blas::log_first_call;
 
 extern "C" {
+
+// The reference CBLAS's flag, under its name: programs' handlers declare it (see report()).
+int RowMajorStrg = 0;
 
 void cblas_sgemm(CBLAS_ORDER order, CBLAS_TRANSPOSE trans_a, CBLAS_TRANSPOSE trans_b, const int m,
                  const int n, const int k, const float alpha, const float* a, const int lda,

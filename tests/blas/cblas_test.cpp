@@ -1,6 +1,7 @@
 // The CBLAS entry points: results against the reference for every order and transposition, and
 // every argument error reported through cblas_xerbla (the test's own, as a program may define)
-// with the reference CBLAS parameter numbers, in the reference's order, with C or y untouched.
+// under the reference CBLAS protocol, in the reference's order, with C or y untouched; and what
+// ridge's default handler prints for each report: the number the user's call gives the argument.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -35,30 +36,48 @@ TEST(CblasGemm, MatchesTheReferenceForEveryOrderAndTransposition) {
       }
 }
 
-// Each case breaks one or two arguments of an otherwise valid 2 x 3 x 4 product. Where two are
-// bad, the reference reports the one its column-major Fortran checks reach first: in row-major
-// order those see N before M and ldb before lda.
+// What ridge's default cblas_xerbla prints for the user's `parameter` of `routine`.
+std::string printed_by_ridge(int parameter, const std::string& routine) {
+  return "ridge: parameter " + std::to_string(parameter) + " to routine " + routine +
+         " was incorrect\n";
+}
+
+// Checks the last cblas_xerbla report against the protocol: the handler receives `reported`
+// with RowMajorStrg set for a row-major call, ridge's handler prints the user's `parameter`,
+// and RowMajorStrg is clear again once the call returns.
+void expect_report(const std::string& routine, int order, int parameter, int reported) {
+  EXPECT_EQ(cblas_report().parameter, reported) << routine << " parameter " << parameter;
+  EXPECT_EQ(cblas_report().row_major, order == CblasRowMajor) << routine << " " << parameter;
+  EXPECT_EQ(cblas_report().routine, routine);
+  EXPECT_EQ(cblas_report().printed, printed_by_ridge(parameter, routine));
+  EXPECT_EQ(RowMajorStrg, 0);
+}
+
+// Each case breaks one or two arguments of an otherwise valid 2 x 3 x 4 product: `parameter`
+// numbers the first bad one in the user's call, `reported` in the column-major call the reference
+// checks, which for row-major order is the transposed one (M and N, lda and ldb swapped). Where
+// two are bad, that check reaches N before M and ldb before lda in row-major order.
 TEST(CblasGemm, ReportsEveryBadArgumentWithItsParameterNumber) {
   std::vector<float> a(100, 1.0f), b(100, 1.0f), c(100, 5.0f);
   struct Case {
-    int order, ta, tb, m, n, k, lda, ldb, ldc, parameter;
+    int order, ta, tb, m, n, k, lda, ldb, ldc, parameter, reported;
   };
   constexpr int R = CblasRowMajor, C = CblasColMajor, N = CblasNoTrans, T = CblasTrans;
   // clang-format off
   const Case cases[] = {
-      {99, N, N, 2, 3, 4, 4, 3, 3, 1},
-      {R, 7, N, 2, 3, 4, 4, 3, 3, 2},   {C, 7, 7, 2, 3, 4, 2, 4, 2, 2},
-      {R, N, 7, 2, 3, 4, 4, 3, 3, 3},   {C, N, 7, 2, 3, 4, 2, 4, 2, 3},
-      {R, N, N, -1, 3, 4, 4, 3, 3, 4},  {C, N, N, -1, 3, 4, 2, 4, 2, 4},
-      {R, N, N, 2, -1, 4, 4, 3, 3, 5},  {C, N, N, 2, -1, 4, 2, 4, 2, 5},
-      {R, N, N, -1, -1, 4, 4, 3, 3, 5}, {C, N, N, -1, -1, 4, 2, 4, 2, 4},
-      {R, N, N, 2, 3, -1, 4, 3, 3, 6},  {C, N, N, 2, 3, -1, 2, 4, 2, 6},
-      {R, N, N, 2, 3, 4, 3, 3, 3, 9},   {C, N, N, 2, 3, 4, 1, 4, 2, 9},   // lda < K, lda < M
-      {R, T, N, 2, 3, 4, 1, 3, 3, 9},   {C, T, N, 2, 3, 4, 3, 4, 2, 9},   // A^T: lda < M, < K
-      {R, N, N, 2, 3, 4, 4, 2, 3, 11},  {C, N, N, 2, 3, 4, 2, 3, 2, 11},  // ldb < N, ldb < K
-      {R, N, T, 2, 3, 4, 4, 3, 3, 11},  {C, N, T, 2, 3, 4, 2, 2, 2, 11},  // B^T: ldb < K, < N
-      {R, N, N, 2, 3, 4, 3, 2, 3, 11},  {C, N, N, 2, 3, 4, 1, 3, 2, 9},   // both: ldb / lda first
-      {R, N, N, 2, 3, 4, 4, 3, 2, 14},  {C, N, N, 2, 3, 4, 2, 4, 1, 14},  // ldc < N, ldc < M
+      {99, N, N, 2, 3, 4, 4, 3, 3, 1, 1},
+      {R, 7, N, 2, 3, 4, 4, 3, 3, 2, 2},     {C, 7, 7, 2, 3, 4, 2, 4, 2, 2, 2},
+      {R, N, 7, 2, 3, 4, 4, 3, 3, 3, 3},     {C, N, 7, 2, 3, 4, 2, 4, 2, 3, 3},
+      {R, N, N, -1, 3, 4, 4, 3, 3, 4, 5},    {C, N, N, -1, 3, 4, 2, 4, 2, 4, 4},
+      {R, N, N, 2, -1, 4, 4, 3, 3, 5, 4},    {C, N, N, 2, -1, 4, 2, 4, 2, 5, 5},
+      {R, N, N, -1, -1, 4, 4, 3, 3, 5, 4},   {C, N, N, -1, -1, 4, 2, 4, 2, 4, 4},
+      {R, N, N, 2, 3, -1, 4, 3, 3, 6, 6},    {C, N, N, 2, 3, -1, 2, 4, 2, 6, 6},
+      {R, N, N, 2, 3, 4, 3, 3, 3, 9, 11},    {C, N, N, 2, 3, 4, 1, 4, 2, 9, 9},     // lda < K, < M
+      {R, T, N, 2, 3, 4, 1, 3, 3, 9, 11},    {C, T, N, 2, 3, 4, 3, 4, 2, 9, 9},     // A^T: < M, < K
+      {R, N, N, 2, 3, 4, 4, 2, 3, 11, 9},    {C, N, N, 2, 3, 4, 2, 3, 2, 11, 11},   // ldb < N, < K
+      {R, N, T, 2, 3, 4, 4, 3, 3, 11, 9},    {C, N, T, 2, 3, 4, 2, 2, 2, 11, 11},   // B^T: < K, < N
+      {R, N, N, 2, 3, 4, 3, 2, 3, 11, 9},    {C, N, N, 2, 3, 4, 1, 3, 2, 9, 9},     // both bad
+      {R, N, N, 2, 3, 4, 4, 3, 2, 14, 14},   {C, N, N, 2, 3, 4, 2, 4, 1, 14, 14},   // ldc < N, < M
   };
   // clang-format on
   for (const Case& t : cases) {
@@ -66,15 +85,13 @@ TEST(CblasGemm, ReportsEveryBadArgumentWithItsParameterNumber) {
     cblas_sgemm(static_cast<CBLAS_ORDER>(t.order), static_cast<CBLAS_TRANSPOSE>(t.ta),
                 static_cast<CBLAS_TRANSPOSE>(t.tb), t.m, t.n, t.k, 1.0f, a.data(), t.lda, b.data(),
                 t.ldb, 0.0f, c.data(), t.ldc);
-    EXPECT_EQ(cblas_report().parameter, t.parameter) << "case with parameter " << t.parameter;
-    EXPECT_EQ(cblas_report().routine, "cblas_sgemm");
+    expect_report("cblas_sgemm", t.order, t.parameter, t.reported);
     cblas_report().reset();
     std::vector<double> ad(a.begin(), a.end()), bd(b.begin(), b.end()), cd(100, 5.0);
     cblas_dgemm(static_cast<CBLAS_ORDER>(t.order), static_cast<CBLAS_TRANSPOSE>(t.ta),
                 static_cast<CBLAS_TRANSPOSE>(t.tb), t.m, t.n, t.k, 1.0, ad.data(), t.lda, bd.data(),
                 t.ldb, 0.0, cd.data(), t.ldc);
-    EXPECT_EQ(cblas_report().parameter, t.parameter);
-    EXPECT_EQ(cblas_report().routine, "cblas_dgemm");
+    expect_report("cblas_dgemm", t.order, t.parameter, t.reported);
     for (double x : cd) EXPECT_EQ(x, 5.0);
   }
   for (float x : c) EXPECT_EQ(x, 5.0f);
@@ -119,35 +136,63 @@ TYPED_TEST(CblasGemv, MatchesTheReferenceForEveryOrderTranspositionAndIncrement)
         }
 }
 
-// A 4 x 3 matrix (stored 4 x 3 in the given order) with one or two bad arguments each.
+// A 4 x 3 matrix (stored 4 x 3 in the given order) with one or two bad arguments each;
+// `parameter` and `reported` as for GEMM (row-major order: M and N swapped).
 TYPED_TEST(CblasGemv, ReportsEveryBadArgumentWithItsParameterNumber) {
   using T = TypeParam;
   std::vector<T> a(64, T(1)), x(16, T(1)), y(16, T(5));
   struct Case {
-    int order, trans, m, n, lda, incx, incy, parameter;
+    int order, trans, m, n, lda, incx, incy, parameter, reported;
   };
   constexpr int R = CblasRowMajor, C = CblasColMajor, N = CblasNoTrans;
   // clang-format off
   const Case cases[] = {
-      {0, N, 4, 3, 4, 1, 1, 1},
-      {R, 0, 4, 3, 3, 1, 1, 2},   {C, 200, 4, 3, 4, 1, 1, 2},
-      {R, N, -1, 3, 3, 1, 1, 3},  {C, N, -1, 3, 4, 1, 1, 3},
-      {R, N, 4, -1, 3, 1, 1, 4},  {C, N, 4, -1, 4, 1, 1, 4},
-      {R, N, -1, -1, 3, 1, 1, 4}, {C, N, -1, -1, 4, 1, 1, 3},  // row-major sees N first
-      {R, N, 4, 3, 2, 1, 1, 7},   {C, N, 4, 3, 3, 1, 1, 7},    // lda < N, lda < M
-      {R, N, 4, 3, 3, 0, 1, 9},   {C, N, 4, 3, 4, 0, 1, 9},
-      {R, N, 4, 3, 3, 1, 0, 12},  {C, N, 4, 3, 4, 1, 0, 12},
-      {C, N, 4, 3, 3, 0, 0, 7},   {R, N, 4, 3, 3, 0, 0, 9},
+      {0, N, 4, 3, 4, 1, 1, 1, 1},
+      {R, 0, 4, 3, 3, 1, 1, 2, 2},    {C, 200, 4, 3, 4, 1, 1, 2, 2},
+      {R, N, -1, 3, 3, 1, 1, 3, 4},   {C, N, -1, 3, 4, 1, 1, 3, 3},
+      {R, N, 4, -1, 3, 1, 1, 4, 3},   {C, N, 4, -1, 4, 1, 1, 4, 4},
+      {R, N, -1, -1, 3, 1, 1, 4, 3},  {C, N, -1, -1, 4, 1, 1, 3, 3},  // row-major sees N first
+      {R, N, 4, 3, 2, 1, 1, 7, 7},    {C, N, 4, 3, 3, 1, 1, 7, 7},    // lda < N, lda < M
+      {R, N, 4, 3, 3, 0, 1, 9, 9},    {C, N, 4, 3, 4, 0, 1, 9, 9},
+      {R, N, 4, 3, 3, 1, 0, 12, 12},  {C, N, 4, 3, 4, 1, 0, 12, 12},
+      {C, N, 4, 3, 3, 0, 0, 7, 7},    {R, N, 4, 3, 3, 0, 0, 9, 9},
   };
   // clang-format on
+  const std::string routine = sizeof(T) == 4 ? "cblas_sgemv" : "cblas_dgemv";
   for (const Case& t : cases) {
     cblas_report().reset();
     cblas_gemv<T>(static_cast<CBLAS_ORDER>(t.order), static_cast<CBLAS_TRANSPOSE>(t.trans), t.m,
                   t.n, T(1), a.data(), t.lda, x.data(), t.incx, T(0), y.data(), t.incy);
-    EXPECT_EQ(cblas_report().parameter, t.parameter) << "case with parameter " << t.parameter;
-    EXPECT_EQ(cblas_report().routine, sizeof(T) == 4 ? "cblas_sgemv" : "cblas_dgemv");
+    expect_report(routine, t.order, t.parameter, t.reported);
   }
   for (T v : y) EXPECT_EQ(v, T(5));
+}
+
+// ridge's default handler, given reports as any CBLAS makes them: with RowMajorStrg set it swaps
+// back exactly the pairs that the transposition swaps for the routine named, and it prints the
+// message it is given.
+TEST(CblasXerbla, DefaultHandlerPrintsTheUsersParameterNumber) {
+  struct Case {
+    const char* routine;
+    int row_major, reported, parameter;
+  };
+  const Case cases[] = {
+      {"cblas_sgemm", 1, 4, 5},  {"cblas_sgemm", 1, 5, 4}, {"cblas_dgemm", 1, 9, 11},
+      {"cblas_dgemm", 1, 11, 9}, {"cblas_sgemm", 1, 6, 6}, {"cblas_sgemm", 1, 14, 14},
+      {"cblas_sgemm", 0, 4, 4},  {"cblas_dgemm", 0, 9, 9}, {"cblas_sgemv", 1, 3, 4},
+      {"cblas_dgemv", 1, 4, 3},  {"cblas_sgemv", 1, 7, 7}, {"cblas_dgemv", 0, 3, 3},
+      {"cblas_ssymv", 1, 3, 3},
+  };
+  for (const Case& t : cases) {
+    RowMajorStrg = t.row_major;
+    cblas_xerbla(t.reported, t.routine, "");
+    RowMajorStrg = 0;
+    EXPECT_EQ(cblas_report().printed, printed_by_ridge(t.parameter, t.routine))
+        << t.routine << " " << t.row_major << " " << t.reported;
+  }
+  cblas_xerbla(2, "cblas_sgemm", "order %d is neither %s\n", 7, "row- nor column-major");
+  EXPECT_EQ(cblas_report().printed,
+            printed_by_ridge(2, "cblas_sgemm") + "order 7 is neither row- nor column-major\n");
 }
 
 }  // namespace

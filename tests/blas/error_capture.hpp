@@ -7,13 +7,20 @@
 namespace ridge::test {
 
 struct ErrorReport {
-  int parameter = 0;    // 0: no report since reset()
+  int parameter = 0;    // as passed; 0: no report since reset()
   std::string routine;  // as passed: "cblas_sgemm", or the Fortran name trimmed ("SGEMM")
   void reset() { *this = {}; }
 };
 
+// A report through cblas_xerbla, with what the reference CBLAS protocol tells a handler besides.
+struct CblasErrorReport : ErrorReport {
+  bool row_major = false;  // RowMajorStrg was set: `parameter` numbers the transposed call
+  std::string printed;     // what ridge's default cblas_xerbla prints for this report
+  void reset() { *this = {}; }
+};
+
 // The last report through cblas_xerbla, and through xerbla_.
-ErrorReport& cblas_report();
+CblasErrorReport& cblas_report();
 ErrorReport& fortran_report();
 
 }  // namespace ridge::test
