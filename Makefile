@@ -4,9 +4,10 @@
 
 # pkgconf: the packaging test also builds an example with pkg-config, as a user would;
 # libblas-dev: the LD_PRELOAD test runs a program built against the reference BLAS on ridge;
-# libblas-test: the reference BLAS's own test programs run on ridge the same way.
+# libblas-test: the reference BLAS's own test programs run on ridge the same way;
+# qemu-user: the kernel tests also run on an emulated CPU without AVX-512 (qemu-x86_64).
 BUILD_PACKAGES := cmake g++ make googletest libgtest-dev libgmock-dev libcli11-dev \
-  nlohmann-json3-dev pkgconf libblas-dev libblas-test
+  nlohmann-json3-dev pkgconf libblas-dev libblas-test qemu-user
 PEER_PACKAGES := libopenblas0-pthread libblis4-openmp libdnnl2
 RIDGE := build/release/tools/ridge/ridge
 

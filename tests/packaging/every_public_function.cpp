@@ -90,6 +90,7 @@ int main() {
   const int bad = -1;
   sgemv_("N", &bad, &two, &f_one, a.data(), &two, x.data(), &one, &f_zero, y.data(), &one, 1);
   check(cblas_errors == 1 && fortran_errors == 1, "cblas_xerbla, xerbla_ (the program's own)");
+  check(RowMajorStrg == 0, "RowMajorStrg is 0 once a call has returned");
 
   // Attention, C++ (float and bf16) and C.
   std::vector<float> q(8, 0.5f), o(8, 0.0f);
