@@ -15,9 +15,9 @@
 //
 // Capacities are what `ridge probe --save` measured where it has (CacheLevel), else what the CPU
 // reports. The packed blocks are read as streams, so the capacity for streaming reads
-// (kernels::streamed_capacity) counts. On a 2-vCPU Zen 4 VM, CPUID's
-// 32 MiB L3 gives MC = 3072, NC = 3516; the measured 8.8-9.8 MiB (two probe runs) gives
-// MC = 832-928, NC = 960-1080. The choice is not fragile: sgemm at 1000^3, 2048^3, 4096^3,
+// (kernels::streamed_capacity) counts. On a 2-vCPU Zen 4 VM, CPUID's 32 MiB L3 gives MC = 3072,
+// NC = 3516; the measured 8.8-9.8 MiB (two probe runs) gives MC = 832-928, NC = 960-1080. The
+// choice is not fragile: sgemm at 1000^3, 2048^3, 4096^3,
 // 4096 x 4096 x 128 and 512 x 4096 x 11008, 1 and 2 threads, ran within 3% (the run-to-run
 // noise) for every MC:NC from 832:960 to 3072:3516; only 448:528 (from the latency capacity,
 // 5 MiB) fell 2-4% behind at 2048^3 and 4096^3. Likewise the direct path's limit (measured L2,

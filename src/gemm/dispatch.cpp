@@ -30,7 +30,8 @@ template <class T>
 TypedKernels<T> make(Isa isa) {
   const GemmKernels<T> kernels = isa_kernels<T>(isa);
   const TypedKernels<T> t{kernels,
-                          derive_block_sizes(Machine::current(), kernels.mr, kernels.nr, sizeof(T))};
+                          derive_block_sizes(Machine::current(), kernels.mr, kernels.nr, sizeof(T)),
+                          kernels::CacheModel::current()};
   if (runtime::verbose())
     std::fprintf(stderr, "ridge: %s %s gemm: MR=%d NR=%d MC=%lld KC=%lld NC=%lld\n", isa_name(isa),
                  sizeof(T) == 4 ? "f32" : "f64", t.kernels.mr, t.kernels.nr,

@@ -3,14 +3,17 @@
 
 #include "gemm/blocking.hpp"
 #include "gemm/kernel_set.hpp"
+#include "kernels/cache_model.hpp"
 #include "ridge/isa.hpp"
 
 namespace ridge::gemm_detail {
 
+// With the cache model the driver reads too, so that a call makes one lookup.
 template <class T>
 struct TypedKernels {
   GemmKernels<T> kernels;
   BlockSizes blocks;
+  kernels::CacheModel caches;
 };
 
 // The table of a supported ISA (the caller checks: building a table runs the ISA's code).

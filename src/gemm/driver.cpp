@@ -159,7 +159,7 @@ void run(const GemmProblem<T>& p) {
   const TypedKernels<T>& table = gemm_kernels<T>(isa);
   const GemmKernels<T>& kernels = table.kernels;
   const BlockSizes& blocks = table.blocks;
-  const kernels::CacheModel& caches = kernels::CacheModel::current();
+  const kernels::CacheModel& caches = table.caches;
 
   const std::int64_t fma = p.m * p.n * p.k;
   // From the whole problem, not a thread's block: the depth blocking fixes the rounding, which
@@ -205,19 +205,17 @@ void run(const GemmProblem<T>& p) {
   const bool prefetch_a = kernels::streams_from_memory(p.m * p.k * std::int64_t{sizeof(T)}, caches);
   const kernels::VectorKernels<T>* vector = dot ? &kernels::vector_kernels<T>(isa) : nullptr;
 
-  const int threads = thread_count(fma);
-  const Grid g = threads == 1 ? Grid{1, 1, p.m, p.n}
-                              : choose_grid(p.m, p.n, threads, kernels.width, kernels.nr);
-  // Each thread's workspace, for a block of at most g.rows x g.cols, reserved before anything
-  // is written.
-  const GemmProblem<T> largest = p.block(0, std::min(g.rows, p.m), 0, std::min(g.cols, p.n));
-  const std::size_t task_bytes =
-      dot      ? runtime::pages_for<T>(
-                     kernels::dot_workspace_elements(p.k, largest.n, vector->width))
-      : direct ? direct_workspace(largest, options, kernels.mr, kernels.nr).bytes()
-               : packed_workspace<T>(largest.m, largest.n, p.k, blocks, kernels.mr, kernels.nr)
-                     .bytes();
-  std::byte* work = runtime::workspace(g.tm * g.tn * task_bytes);
+  // A thread's workspace for `block` (none for the direct path with A and B in place, the usual
+  // small product, which then skips the thread-local lookup).
+  const auto task_bytes = [&](const GemmProblem<T>& block) -> std::size_t {
+    if (dot) return runtime::pages_for<T>(kernels::dot_workspace_elements(p.k, block.n, vector->width));
+    if (direct) return direct_workspace(block, options, kernels.mr, kernels.nr).bytes();
+    return packed_workspace<T>(block.m, block.n, p.k, blocks, kernels.mr, kernels.nr).bytes();
+  };
+  // Reserved for every thread before anything is written.
+  const auto reserve = [](std::size_t bytes) {
+    return bytes > 0 ? runtime::workspace(bytes) : nullptr;
+  };
   const auto path = [&](const GemmProblem<T>& block, std::byte* task_work) {
     if (dot) {
       vector->dot(block, prefetch_a, reinterpret_cast<T*>(task_work));
@@ -227,16 +225,22 @@ void run(const GemmProblem<T>& p) {
       kernels.packed(block, blocks, task_work);
     }
   };
+  const int threads = thread_count(fma);
   if (threads == 1) {
-    path(p, work);
+    path(p, reserve(task_bytes(p)));
     return;
   }
+  const Grid g = choose_grid(p.m, p.n, threads, kernels.width, kernels.nr);
+  // Blocks are at most g.rows x g.cols.
+  const std::size_t bytes =
+      task_bytes(p.block(0, std::min(g.rows, p.m), 0, std::min(g.cols, p.n)));
+  std::byte* work = reserve(g.tm * g.tn * bytes);
   runtime::parallel_run(g.tm * g.tn, [&](int task) {
     const std::int64_t row0 = (task / g.tn) * g.rows;
     const std::int64_t col0 = (task % g.tn) * g.cols;
     if (row0 >= p.m || col0 >= p.n) return;
     path(p.block(row0, std::min(g.rows, p.m - row0), col0, std::min(g.cols, p.n - col0)),
-         work + task * task_bytes);
+         work + task * bytes);
   });
 }
 

@@ -37,10 +37,7 @@ const CacheModel& CacheModel::current() {
 // 0.94-0.97x without; at 8 and 16 MiB the two were within the noise; at 32 and 64 MiB fetching
 // ahead was 10-70% faster (A x: 34-36 against 20-26 GB/s at 32 MiB, 27 against 21-22 at
 // 64 MiB). So the line is drawn at half the capacity, which put it between 4 and 32 MiB there
-// whether or not the probe's measurement had been saved.
-bool streams_from_memory(std::int64_t bytes, const CacheModel& caches) {
-  return bytes > caches.l3_streamed / 2;
-}
+// whether or not the probe's measurement had been saved (streams_from_memory).
 
 std::int64_t l1_lines_per_set(std::int64_t stride_bytes, std::int64_t columns,
                               const CacheModel& caches) {

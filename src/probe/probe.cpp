@@ -35,7 +35,7 @@ std::vector<CacheLevel> data_levels(const Machine& m) {
 // Gives each step, in order, to the next cache levels' one whose reported size is nearest in log
 // scale, if within a factor of 8 (a step farther from every level is the ramp towards DRAM, not
 // a cache). The factor is wide because a VM slice can see far less than the CPU reports: 6-7 of
-// 32 MiB of L3 on the 2-vCPU Zen 4 this was written on. Returns, per level, its step or -1.
+// 32 MiB of L3 on a 2-vCPU Zen 4 VM. Returns, per level, its step or -1.
 std::vector<int> assign_steps(const std::vector<CacheLevel>& levels,
                               const std::vector<detail::LevelStep>& steps) {
   std::vector<int> step_of(levels.size(), -1);
