@@ -15,6 +15,7 @@
 #include "ridge/isa.hpp"
 #include "ridge/machine.hpp"
 #include "runtime/errors.hpp"
+#include "runtime/active_isa.hpp"
 #include "runtime/settings.hpp"
 #include "runtime/thread_pool.hpp"
 #include "runtime/workspace.hpp"
@@ -63,7 +64,7 @@ void validate(const Job<In>& job) {
 template <class In>
 TileKernelFactory<In> active_kernel() {
   constexpr bool f32 = std::is_same_v<In, float>;
-  switch (active_isa()) {
+  switch (runtime::active_isa()) {
 #if defined(__x86_64__)
     case Isa::avx512:
       if constexpr (f32) {

@@ -5,7 +5,6 @@
 #include <cstdio>
 
 #include "ridge/machine.hpp"
-#include "runtime/per_isa.hpp"
 #include "runtime/settings.hpp"
 
 namespace ridge::gemm_detail {
@@ -26,8 +25,10 @@ GemmKernels<T> isa_kernels(Isa isa) {
   }
 }
 
+}  // namespace
+
 template <class T>
-TypedKernels<T> make(Isa isa) {
+TypedKernels<T> make_gemm_kernels(Isa isa) {
   const GemmKernels<T> kernels = isa_kernels<T>(isa);
   const TypedKernels<T> t{kernels,
                           derive_block_sizes(Machine::current(), kernels.mr, kernels.nr, sizeof(T)),
@@ -40,15 +41,7 @@ TypedKernels<T> make(Isa isa) {
   return t;
 }
 
-}  // namespace
-
-template <class T>
-const TypedKernels<T>& gemm_kernels(Isa isa) {
-  static runtime::PerIsa<TypedKernels<T>> tables(&make<T>);
-  return tables(isa);
-}
-
-template const TypedKernels<float>& gemm_kernels(Isa);
-template const TypedKernels<double>& gemm_kernels(Isa);
+template TypedKernels<float> make_gemm_kernels(Isa);
+template TypedKernels<double> make_gemm_kernels(Isa);
 
 }  // namespace ridge::gemm_detail

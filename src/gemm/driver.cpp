@@ -11,6 +11,7 @@
 #include "kernels/cache_model.hpp"
 #include "kernels/matrix_vector.hpp"
 #include "kernels/vector_kernels.hpp"
+#include "runtime/active_isa.hpp"
 #include "runtime/settings.hpp"
 #include "runtime/thread_pool.hpp"
 #include "runtime/workspace.hpp"
@@ -155,7 +156,7 @@ void run(const GemmProblem<T>& p) {
     return;
   }
   if ((p.n == 1 || p.m == 1) && run_as_matrix_vector(p)) return;
-  const Isa isa = active_isa();
+  const Isa isa = runtime::active_isa();
   const TypedKernels<T>& table = gemm_kernels<T>(isa);
   const GemmKernels<T>& kernels = table.kernels;
   const BlockSizes& blocks = table.blocks;

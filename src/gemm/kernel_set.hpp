@@ -47,10 +47,12 @@ WorkspaceParts<T> packed_workspace(std::int64_t m, std::int64_t n, std::int64_t 
 }
 
 // The direct path: one MR-row slab of A when A is not column-contiguous (a_rs != 1), one depth
-// slice of B when the options pack it.
+// slice of B when the options pack it; nothing, the usual small product, when both are read in
+// place (a case the driver's sizing then folds away: it runs on every call).
 template <class T>
 WorkspaceParts<T> direct_workspace(const GemmProblem<T>& p, const DirectOptions& options, int mr,
                                    int nr) {
+  if (p.a_rs == 1 && !options.pack_b) return {};
   const std::int64_t kc = std::min(options.depth, p.k);
   return {p.a_rs != 1 ? mr * kc : 0, options.pack_b ? round_up(p.n, nr) * kc : 0};
 }

@@ -7,6 +7,7 @@
 
 #include "kernels/cache_model.hpp"
 #include "kernels/vector_kernels.hpp"
+#include "runtime/active_isa.hpp"
 #include "runtime/settings.hpp"
 #include "runtime/thread_pool.hpp"
 #include "runtime/workspace.hpp"
@@ -75,7 +76,7 @@ void matrix_vector(const GemvProblem<T>& p, std::int64_t incx, std::int64_t incy
     scale(y_size, p.beta, p.y, incy);  // A and x are not read
     return;
   }
-  const VectorKernels<T>& kernels = vector_kernels<T>(active_isa());
+  const VectorKernels<T>& kernels = vector_kernels<T>(runtime::active_isa());
   const CacheModel& caches = CacheModel::current();
   const std::int64_t a_bytes = p.m * p.n * std::int64_t{sizeof(T)};
   const bool prefetch = streams_from_memory(a_bytes, caches);

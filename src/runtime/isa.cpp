@@ -9,9 +9,13 @@
 #include <string>
 
 #include "ridge/machine.hpp"
+#include "runtime/active_isa.hpp"
 #include "runtime/settings.hpp"
 
 namespace ridge {
+
+std::atomic<int> runtime::g_active_isa{-1};
+
 namespace {
 
 Isa initial_isa() {
@@ -28,9 +32,6 @@ Isa initial_isa() {
                request.c_str(), isa_name(best_isa()));
   return best_isa();
 }
-
-// set_isa()'s choice; -1 until it is called.
-std::atomic<int> g_forced{-1};
 
 }  // namespace
 
@@ -67,17 +68,21 @@ Isa best_isa() {
 }
 
 Isa active_isa() {
-  const int forced = g_forced.load(std::memory_order_relaxed);
-  if (forced >= 0) return static_cast<Isa>(forced);
+  const int active = runtime::g_active_isa.load(std::memory_order_relaxed);
+  if (active >= 0) return static_cast<Isa>(active);
+  // The first call resolves the initial path; a set_isa() meanwhile wins.
   static const Isa initial = initial_isa();
-  return initial;
+  int expected = -1;
+  runtime::g_active_isa.compare_exchange_strong(expected, static_cast<int>(initial),
+                                                std::memory_order_relaxed);
+  return static_cast<Isa>(runtime::g_active_isa.load(std::memory_order_relaxed));
 }
 
 void set_isa(Isa isa) {
   if (!isa_supported(isa))
     throw std::invalid_argument(std::string("ridge::set_isa: this CPU does not support ") +
                                 isa_name(isa));
-  g_forced.store(static_cast<int>(isa), std::memory_order_relaxed);
+  runtime::g_active_isa.store(static_cast<int>(isa), std::memory_order_relaxed);
 }
 
 }  // namespace ridge
