@@ -59,25 +59,32 @@ void validate(const Job<In>& job) {
             std::to_string(job.k.heads) + ")");
 }
 
+// One ISA's factory for the input type In, of its float and bf16 ones.
+template <class In>
+TileKernelFactory<In> for_input(TileKernelFactory<float> f32, TileKernelFactory<bf16> bf16) {
+  if constexpr (std::is_same_v<In, float>) {
+    return f32;
+  } else {
+    return bf16;
+  }
+}
+
 // The tile kernel factory of the active ISA path. bf16 inputs on AVX-512 use VDPBF16PS where
 // the CPU has AVX512_BF16.
 template <class In>
 TileKernelFactory<In> active_kernel() {
-  constexpr bool f32 = std::is_same_v<In, float>;
   switch (runtime::active_isa()) {
 #if defined(__x86_64__)
     case Isa::avx512:
-      if constexpr (f32) {
-        return &avx512::attention_kernel_f32;
-      } else {
-        if (Machine::current().isa.avx512_bf16) return &avx512_bf16::attention_kernel_bf16;
-        return &avx512::attention_kernel_bf16;
-      }
+      return for_input<In>(&avx512::attention_kernel_f32,
+                           Machine::current().isa.avx512_bf16
+                               ? &avx512_bf16::attention_kernel_bf16
+                               : &avx512::attention_kernel_bf16);
     case Isa::avx2:
-      if constexpr (f32) return &avx2::attention_kernel_f32; else return &avx2::attention_kernel_bf16;
+      return for_input<In>(&avx2::attention_kernel_f32, &avx2::attention_kernel_bf16);
 #endif
     default:
-      if constexpr (f32) return &generic::attention_kernel_f32; else return &generic::attention_kernel_bf16;
+      return for_input<In>(&generic::attention_kernel_f32, &generic::attention_kernel_bf16);
   }
 }
 

@@ -158,7 +158,7 @@ void run(const GemmProblem<T>& p) {
   if ((p.n == 1 || p.m == 1) && run_as_matrix_vector(p)) return;
   const Isa isa = runtime::active_isa();
   const TypedKernels<T>& table = gemm_kernels<T>(isa);
-  const GemmKernels<T>& kernels = table.kernels;
+  const GemmKernels<T>& loops = table.kernels;
   const BlockSizes& blocks = table.blocks;
   const kernels::CacheModel& caches = table.caches;
 
@@ -186,7 +186,7 @@ void run(const GemmProblem<T>& p) {
   const auto b_crowds_l1 = [&] {
     return p.b_cs != 1 &&
            kernels::l1_lines_per_set(p.b_cs * std::int64_t{sizeof(T)},
-                                     std::min<std::int64_t>(kernels.nr, p.n),
+                                     std::min<std::int64_t>(loops.nr, p.n),
                                      caches) > caches.l1_ways - 2;
   };
   // An A with contiguous rows against a narrow B with contiguous columns (row-major x W^T with a
@@ -195,7 +195,7 @@ void run(const GemmProblem<T>& p) {
   const bool dot = p.a_cs == 1 && p.a_rs != 1 && p.b_rs == 1 && p.n <= kSkinny && b_in_l2;
   const bool direct = b_in_l2 || b_slice_in_l2 || p.m <= kSkinny;
   DirectOptions options;
-  options.pack_b = !dot && b_slice_in_l2 && (!b_in_l2 || (p.m > kernels.mr && b_crowds_l1()));
+  options.pack_b = !dot && b_slice_in_l2 && (!b_in_l2 || (p.m > loops.mr && b_crowds_l1()));
   // A B that fits in L1 runs narrower tiles (Loops::direct).
   options.narrow_tiles = p.k * p.n * std::int64_t{sizeof(T)} <= caches.l1_bytes();
   // A skinny product reading A in place a page per column runs slices at most kMaxInPlaceDepth
@@ -203,15 +203,17 @@ void run(const GemmProblem<T>& p) {
   const bool a_column_per_page =
       p.n <= kSkinny && p.a_rs == 1 && p.a_cs * std::int64_t{sizeof(T)} >= kPageBytes;
   options.depth = a_column_per_page ? std::min(slice_kc, kMaxInPlaceDepth) : slice_kc;
-  const bool prefetch_a = kernels::streams_from_memory(p.m * p.k * std::int64_t{sizeof(T)}, caches);
+  const bool prefetch_a =
+      kernels::streams_from_memory(p.m * p.k * std::int64_t{sizeof(T)}, caches);
   const kernels::VectorKernels<T>* vector = dot ? &kernels::vector_kernels<T>(isa) : nullptr;
 
   // A thread's workspace for `block` (none for the direct path with A and B in place, the usual
   // small product, which then skips the thread-local lookup).
   const auto task_bytes = [&](const GemmProblem<T>& block) -> std::size_t {
-    if (dot) return runtime::pages_for<T>(kernels::dot_workspace_elements(p.k, block.n, vector->width));
-    if (direct) return direct_workspace(block, options, kernels.mr, kernels.nr).bytes();
-    return packed_workspace<T>(block.m, block.n, p.k, blocks, kernels.mr, kernels.nr).bytes();
+    if (dot)
+      return runtime::pages_for<T>(kernels::dot_workspace_elements(p.k, block.n, vector->width));
+    if (direct) return direct_workspace(block, options, loops.mr, loops.nr).bytes();
+    return packed_workspace<T>(block.m, block.n, p.k, blocks, loops.mr, loops.nr).bytes();
   };
   // Reserved for every thread before anything is written.
   const auto reserve = [](std::size_t bytes) {
@@ -221,9 +223,9 @@ void run(const GemmProblem<T>& p) {
     if (dot) {
       vector->dot(block, prefetch_a, reinterpret_cast<T*>(task_work));
     } else if (direct) {
-      kernels.direct(block, options, task_work);
+      loops.direct(block, options, task_work);
     } else {
-      kernels.packed(block, blocks, task_work);
+      loops.packed(block, blocks, task_work);
     }
   };
   const int threads = thread_count(fma);
@@ -231,7 +233,7 @@ void run(const GemmProblem<T>& p) {
     path(p, reserve(task_bytes(p)));
     return;
   }
-  const Grid g = choose_grid(p.m, p.n, threads, kernels.width, kernels.nr);
+  const Grid g = choose_grid(p.m, p.n, threads, loops.width, loops.nr);
   // Blocks are at most g.rows x g.cols.
   const std::size_t bytes =
       task_bytes(p.block(0, std::min(g.rows, p.m), 0, std::min(g.cols, p.n)));

@@ -5,10 +5,10 @@
 
 namespace ridge::avx2 {
 
-gemm_detail::GemmKernels<float> gemm_kernels_f32() {
+gemm_detail::GemmKernels<float> gemm_kernels(float) {
   return gemm_detail::make_gemm_kernels<simd::Avx2<float>, kernels::kAvx2Tiles>();
 }
-gemm_detail::GemmKernels<double> gemm_kernels_f64() {
+gemm_detail::GemmKernels<double> gemm_kernels(double) {
   return gemm_detail::make_gemm_kernels<simd::Avx2<double>, kernels::kAvx2Tiles>();
 }
 

@@ -5,10 +5,10 @@
 
 namespace ridge::avx512 {
 
-gemm_detail::GemmKernels<float> gemm_kernels_f32() {
+gemm_detail::GemmKernels<float> gemm_kernels(float) {
   return gemm_detail::make_gemm_kernels<simd::Avx512<float>, kernels::kAvx512Tiles>();
 }
-gemm_detail::GemmKernels<double> gemm_kernels_f64() {
+gemm_detail::GemmKernels<double> gemm_kernels(double) {
   return gemm_detail::make_gemm_kernels<simd::Avx512<double>, kernels::kAvx512Tiles>();
 }
 

@@ -74,16 +74,17 @@ struct GemmKernels {
 
 }  // namespace ridge::gemm_detail
 
-// One entry point per ISA and type, each defined in that ISA's translation unit (isa_*.cpp).
+// One entry point per ISA and type (the argument only picks the type), each defined in that ISA's
+// translation unit (isa_*.cpp).
 namespace ridge::generic {
-RIDGE_ISA_ENTRY gemm_detail::GemmKernels<float> gemm_kernels_f32();
-RIDGE_ISA_ENTRY gemm_detail::GemmKernels<double> gemm_kernels_f64();
+RIDGE_ISA_ENTRY gemm_detail::GemmKernels<float> gemm_kernels(float);
+RIDGE_ISA_ENTRY gemm_detail::GemmKernels<double> gemm_kernels(double);
 }  // namespace ridge::generic
 namespace ridge::avx2 {
-RIDGE_ISA_ENTRY gemm_detail::GemmKernels<float> gemm_kernels_f32();
-RIDGE_ISA_ENTRY gemm_detail::GemmKernels<double> gemm_kernels_f64();
+RIDGE_ISA_ENTRY gemm_detail::GemmKernels<float> gemm_kernels(float);
+RIDGE_ISA_ENTRY gemm_detail::GemmKernels<double> gemm_kernels(double);
 }  // namespace ridge::avx2
 namespace ridge::avx512 {
-RIDGE_ISA_ENTRY gemm_detail::GemmKernels<float> gemm_kernels_f32();
-RIDGE_ISA_ENTRY gemm_detail::GemmKernels<double> gemm_kernels_f64();
+RIDGE_ISA_ENTRY gemm_detail::GemmKernels<float> gemm_kernels(float);
+RIDGE_ISA_ENTRY gemm_detail::GemmKernels<double> gemm_kernels(double);
 }  // namespace ridge::avx512

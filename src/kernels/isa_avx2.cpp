@@ -4,10 +4,10 @@
 
 namespace ridge::avx2 {
 
-kernels::VectorKernels<float> vector_kernels_f32() {
+kernels::VectorKernels<float> vector_kernels(float) {
   return kernels::make_vector_kernels<simd::Avx2<float>, kernels::kAvx2Tiles>();
 }
-kernels::VectorKernels<double> vector_kernels_f64() {
+kernels::VectorKernels<double> vector_kernels(double) {
   return kernels::make_vector_kernels<simd::Avx2<double>, kernels::kAvx2Tiles>();
 }
 

@@ -4,10 +4,10 @@
 
 namespace ridge::generic {
 
-kernels::VectorKernels<float> vector_kernels_f32() {
+kernels::VectorKernels<float> vector_kernels(float) {
   return kernels::make_vector_kernels<simd::Generic<float>, kernels::kGenericTiles>();
 }
-kernels::VectorKernels<double> vector_kernels_f64() {
+kernels::VectorKernels<double> vector_kernels(double) {
   return kernels::make_vector_kernels<simd::Generic<double>, kernels::kGenericTiles>();
 }
 

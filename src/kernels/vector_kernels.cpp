@@ -8,16 +8,15 @@ namespace {
 
 template <class T>
 VectorKernels<T> make(Isa isa) {
-  constexpr bool f32 = sizeof(T) == 4;
   switch (isa) {
 #if defined(__x86_64__)
     case Isa::avx512:
-      if constexpr (f32) return avx512::vector_kernels_f32(); else return avx512::vector_kernels_f64();
+      return avx512::vector_kernels(T{});
     case Isa::avx2:
-      if constexpr (f32) return avx2::vector_kernels_f32(); else return avx2::vector_kernels_f64();
+      return avx2::vector_kernels(T{});
 #endif
     default:
-      if constexpr (f32) return generic::vector_kernels_f32(); else return generic::vector_kernels_f64();
+      return generic::vector_kernels(T{});
   }
 }
 

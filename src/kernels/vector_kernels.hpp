@@ -40,16 +40,17 @@ const VectorKernels<T>& vector_kernels(Isa isa);
 
 }  // namespace ridge::kernels
 
-// One entry point per ISA and type, each defined in that ISA's translation unit (isa_*.cpp).
+// One entry point per ISA and type (the argument only picks the type), each defined in that ISA's
+// translation unit (isa_*.cpp).
 namespace ridge::generic {
-RIDGE_ISA_ENTRY kernels::VectorKernels<float> vector_kernels_f32();
-RIDGE_ISA_ENTRY kernels::VectorKernels<double> vector_kernels_f64();
+RIDGE_ISA_ENTRY kernels::VectorKernels<float> vector_kernels(float);
+RIDGE_ISA_ENTRY kernels::VectorKernels<double> vector_kernels(double);
 }  // namespace ridge::generic
 namespace ridge::avx2 {
-RIDGE_ISA_ENTRY kernels::VectorKernels<float> vector_kernels_f32();
-RIDGE_ISA_ENTRY kernels::VectorKernels<double> vector_kernels_f64();
+RIDGE_ISA_ENTRY kernels::VectorKernels<float> vector_kernels(float);
+RIDGE_ISA_ENTRY kernels::VectorKernels<double> vector_kernels(double);
 }  // namespace ridge::avx2
 namespace ridge::avx512 {
-RIDGE_ISA_ENTRY kernels::VectorKernels<float> vector_kernels_f32();
-RIDGE_ISA_ENTRY kernels::VectorKernels<double> vector_kernels_f64();
+RIDGE_ISA_ENTRY kernels::VectorKernels<float> vector_kernels(float);
+RIDGE_ISA_ENTRY kernels::VectorKernels<double> vector_kernels(double);
 }  // namespace ridge::avx512
