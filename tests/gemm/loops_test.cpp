@@ -11,6 +11,7 @@
 
 #include "gemm/dispatch.hpp"
 #include "gemm/reference.hpp"
+#include "support/alpha_beta.hpp"
 #include "support/isa_paths.hpp"
 
 namespace ridge::test {
@@ -44,14 +45,6 @@ struct Operands {
 };
 
 std::string layout_name(Layout l) { return l == Layout::row_major ? "row" : "col"; }
-
-// alpha and beta cycle through the values the tiles treat specially (1 and 0 or 1) and the rest.
-template <class T>
-std::pair<T, T> alpha_beta(int index) {
-  const T alphas[] = {T(1), T(1), T(-0.5), T(2)};
-  const T betas[] = {T(0), T(1), T(0.5), T(0)};
-  return {alphas[index % 4], betas[index % 4]};
-}
 
 template <class T>
 void sweep_direct(Isa isa) {

@@ -9,17 +9,11 @@
 
 #include "gemv/reference.hpp"
 #include "kernels/vector_kernels.hpp"
+#include "support/alpha_beta.hpp"
 #include "support/isa_paths.hpp"
 
 namespace ridge::test {
 namespace {
-
-template <class T>
-std::pair<T, T> alpha_beta(int index) {
-  const T alphas[] = {T(1), T(1), T(-0.5), T(2)};
-  const T betas[] = {T(0), T(1), T(0.5), T(0)};
-  return {alphas[index % 4], betas[index % 4]};
-}
 
 // C (m x n, column-major) = alpha * A B + beta * C with A's rows and B's columns contiguous
 // (row-major A, column-major B): the dot kernel's layout.
