@@ -54,6 +54,10 @@ struct CacheLevel {
   // probe's bandwidth curve; 0 when not measured. The hardware prefetchers hide latency for a
   // stream, so this can exceed measured_bytes.
   std::int64_t streaming_bytes = 0;
+  // GB/s that one CPU reads from this level while every CPU of the affinity mask reads too (the
+  // probe's all-thread read plateau over the CPU count, or its one-thread plateau if lower); 0
+  // when not measured.
+  double measured_read_gbs = 0;
   // size_bytes / (line_bytes x associativity); 1 when the geometry is unknown.
   RIDGE_API std::int64_t sets() const;
 };
@@ -67,6 +71,9 @@ struct Machine {
   std::string cache_source;        // "cpuid-leaf-4", "cpuid-0x8000001d", "sysfs" or "assumed"
   std::string measured_source;     // the file measured_bytes came from; empty if none
   int logical_cpus = 1;            // CPUs in this process's affinity mask
+  // One CPU's f32 FMA rate in GFLOP/s on its best instruction set, as `ridge probe --save`
+  // measured it; 0 when not measured.
+  double measured_f32_gflops = 0;
   std::vector<int> cpu_ids;        // their ids
 
   // The data cache at `level` (1, 2, 3); a default-constructed level with size 0 if absent.

@@ -7,10 +7,14 @@
 //    instead of 160 for the 32x12 tile: 2048^3 went from 102 to 109 GFLOP/s (fewer passes of
 //    C through the caches).
 //  - MC: the paper keeps the packed MC x KC block of A in L2. The A stream needs MR elements
-//    per NR FMAs (~11 B/cycle for the 32x12 tile), which L3 delivers too, while a taller block
+//    per NR FMAs (~11 B/cycle for the 32x12 tile); where L3 delivers that, a taller block
 //    amortises each B micro-panel's trip into L1 over more tiles. So A takes half of this core's
 //    share of L3 (less a way for C), and the packed KC x NC panel of B the other half: at 4096^3
 //    MC = 320 (L2) gave 106 GFLOP/s on 1 thread and 205 on 2, MC = 3072 (L3) 110 and 219.
+//    Where the probe measured that L3 cannot feed that stream (a_lives_in_l3), A takes half of
+//    L2 instead: on a 2-vCPU Xeon guest whose L3 reads at 28 GB/s a CPU against the 40 GB/s the
+//    AVX-512 f32 tile asks at 240 GFLOP/s, 4096^3 sgemm ran at 140 GFLOP/s with A in L3 and
+//    197 with MC = 256 (half of L2; a quarter gave 179, three quarters 163).
 //  Without an L3 the shares are taken from L2.
 //
 // Capacities are what `ridge probe --save` measured where it has (CacheLevel), else what the CPU
@@ -52,6 +56,19 @@ std::int64_t round_down(std::int64_t value, std::int64_t multiple) {
 
 }  // namespace
 
+bool a_lives_in_l3(const Machine& machine, const CacheLevel& l3, int nr) {
+  // Unmeasured: L3, the rule measured on Zen 4 and Zen 3, whose L3s feed the stream twice over.
+  if (l3.measured_read_gbs <= 0 || machine.measured_f32_gflops <= 0) return true;
+  // The tile reads MR elements of A per 2 x MR x NR flops; f64 has twice the bytes at half the
+  // f32 rate, so the f32 figures give the demand of either. (The peak is the best ISA's: a
+  // narrower forced ISA asks less, and is held to the same bar.)
+  const double demand_gbs = machine.measured_f32_gflops * 4.0 / (2.0 * nr);
+  // Headroom for the B panel and C, which stream through the same level, and for the noise of
+  // a quick probe.
+  constexpr double kHeadroom = 1.5;
+  return l3.measured_read_gbs >= kHeadroom * demand_gbs;
+}
+
 BlockSizes derive_block_sizes(const Machine& machine, int mr, int nr, int element_bytes) {
   const CacheLevel l1 = machine.data_cache(1);
   const CacheLevel l2 = machine.data_cache(2);
@@ -69,7 +86,13 @@ BlockSizes derive_block_sizes(const Machine& machine, int mr, int nr, int elemen
   b.kc = std::max<std::int64_t>(16, ways_b_l1 * g1.way_bytes() / (nr * e) / 4 * 4);
 
   const std::int64_t ways_a_l3 = std::max<std::int64_t>(1, (g3.ways - 1) / 2);
-  b.mc = round_down(ways_a_l3 * g3.way_bytes() / (b.kc * e), mr);
+  b.a_level = a_lives_in_l3(machine, l3, nr) ? 3 : 2;
+  if (b.a_level == 3) {
+    b.mc = round_down(ways_a_l3 * g3.way_bytes() / (b.kc * e), mr);
+  } else {
+    const CacheGeometry g2 = geometry(l2, kernels::streamed_capacity(l2), l2.shared_by_cpus);
+    b.mc = round_down(g2.ways / 2 * g2.way_bytes() / (b.kc * e), mr);
+  }
   const std::int64_t ways_b_l3 = std::max<std::int64_t>(1, g3.ways - 1 - ways_a_l3);
   b.nc = round_down(ways_b_l3 * g3.way_bytes() / (b.kc * e), nr);
   // The direct path reads B in place once per MR-row tile of A: worth it while B stays in L2.

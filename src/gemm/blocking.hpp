@@ -10,10 +10,11 @@ namespace ridge::gemm_detail {
 
 // (blocking.cpp says where each comes from.)
 struct BlockSizes {
-  std::int64_t mc = 0;        // rows of the packed A block, kept in this core's L3 share
+  std::int64_t mc = 0;        // rows of the packed A block, kept in L2 or this core's L3 share
   std::int64_t kc = 0;        // depth of micro-panels; an A micro-panel + a B micro-panel fit L1
   std::int64_t nc = 0;        // columns of the packed B panel, in the rest of that share
   std::int64_t direct_b = 0;  // elements of an unpacked B that stay in L2 (direct path limit)
+  int a_level = 3;            // where the A block is kept: 2 or 3 (blocking.cpp, a_lives_in_l3)
 };
 
 // Block sizes for an MR x NR micro-kernel on elements of `element_bytes`, from the machine's

@@ -33,9 +33,10 @@ TypedKernels<T> make_gemm_kernels(Isa isa) {
                           derive_block_sizes(Machine::current(), kernels.mr, kernels.nr, sizeof(T)),
                           kernels::CacheModel::current()};
   if (runtime::verbose())
-    std::fprintf(stderr, "ridge: %s %s gemm: MR=%d NR=%d MC=%lld KC=%lld NC=%lld\n", isa_name(isa),
-                 sizeof(T) == 4 ? "f32" : "f64", t.kernels.mr, t.kernels.nr,
-                 static_cast<long long>(t.blocks.mc), static_cast<long long>(t.blocks.kc),
+    std::fprintf(stderr, "ridge: %s %s gemm: MR=%d NR=%d MC=%lld (A in L%d) KC=%lld NC=%lld\n",
+                 isa_name(isa), sizeof(T) == 4 ? "f32" : "f64", t.kernels.mr, t.kernels.nr,
+                 static_cast<long long>(t.blocks.mc), t.blocks.a_level,
+                 static_cast<long long>(t.blocks.kc),
                  static_cast<long long>(t.blocks.nc));
   return t;
 }

@@ -189,6 +189,20 @@ void run(const GemmProblem<T>& p) {
                                      std::min<std::int64_t>(loops.nr, p.n),
                                      caches) > caches.l1_ways - 2;
   };
+  // Likewise an in-place A whose depth steps crowd one L1 set: the tile's MR x KC slab that
+  // every strip of a row of tiles rereads then leaves L1 (and, on a host whose L3 is slow,
+  // comes back from there). The slab is packed instead, the tiles read it contiguously.
+  // Measured on a 2-vCPU Xeon guest (AVX-512, 48 KiB 12-way L1, L3 reads 28 GB/s a CPU),
+  // 1 thread, sgemm row-major, whose B's rows (this A's depth steps) lie 2 to 16 KiB apart; in
+  // place (the library before this rule) against packed, alternated in one run:
+  // 128 x 1024 x 1024 62 and 151 GFLOP/s, 128 x 4096 x 4096 52 and 137, 256 x 4096 x 4096 54
+  // and 155, 512^3 160 and 187. A skinny product (N <= 32) reads A in place: its B gives each
+  // slab too few strips to repay the copy, and its depth slices are capped instead
+  // (a_column_per_page).
+  const auto a_crowds_l1 = [&](std::int64_t depth) {
+    return kernels::l1_lines_per_set(p.a_cs * std::int64_t{sizeof(T)}, std::min(depth, p.k),
+                                     caches) > caches.l1_ways - 2;
+  };
   // An A with contiguous rows against a narrow B with contiguous columns (row-major x W^T with a
   // skinny x, as in LLM decoding): dot products along the depth read both in place
   // (kernels/dot.hpp), where the tile loops would transpose A at every depth slice.
@@ -196,6 +210,7 @@ void run(const GemmProblem<T>& p) {
   const bool direct = b_in_l2 || b_slice_in_l2 || p.m <= kSkinny;
   DirectOptions options;
   options.pack_b = !dot && b_slice_in_l2 && (!b_in_l2 || (p.m > loops.mr && b_crowds_l1()));
+  options.pack_a = p.a_rs == 1 && p.n > kSkinny && a_crowds_l1(slice_kc);
   // A B that fits in L1 runs narrower tiles (Loops::direct).
   options.narrow_tiles = p.k * p.n * std::int64_t{sizeof(T)} <= caches.l1_bytes();
   // A skinny product reading A in place a page per column runs slices at most kMaxInPlaceDepth

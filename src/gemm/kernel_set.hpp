@@ -19,7 +19,11 @@ using kernels::GemmProblem;
 struct DirectOptions {
   std::int64_t depth = 0;     // KC: the depth of each slice of the product
   bool pack_b = false;        // pack each depth slice of B, else read B in place
+  bool pack_a = false;        // pack each MR-row slab of A even where it could be read in place
   bool narrow_tiles = false;  // B fits L1: narrow tiles (kernels::TileShape::narrow_accumulators)
+  // Whether the direct path packs A: as asked, and always when A's rows are not contiguous.
+  template <class T>
+  bool packs_a(const kernels::GemmProblem<T>& p) const { return pack_a || p.a_rs != 1; }
 };
 
 // One call's workspace for a path: two parts, each on its own pages.
@@ -46,15 +50,15 @@ WorkspaceParts<T> packed_workspace(std::int64_t m, std::int64_t n, std::int64_t 
   return {std::min(at_depth.mc, round_up(m, mr)) * kc, std::min(at_depth.nc, round_up(n, nr)) * kc};
 }
 
-// The direct path: one MR-row slab of A when A is not column-contiguous (a_rs != 1), one depth
-// slice of B when the options pack it; nothing, the usual small product, when both are read in
-// place (a case the driver's sizing then folds away: it runs on every call).
+// The direct path: one MR-row slab of A and one depth slice of B, each when the options pack it;
+// nothing, the usual small product, when both are read in place (a case the driver's sizing then
+// folds away: it runs on every call).
 template <class T>
 WorkspaceParts<T> direct_workspace(const GemmProblem<T>& p, const DirectOptions& options, int mr,
                                    int nr) {
-  if (p.a_rs == 1 && !options.pack_b) return {};
+  if (!options.packs_a(p) && !options.pack_b) return {};
   const std::int64_t kc = std::min(options.depth, p.k);
-  return {p.a_rs != 1 ? mr * kc : 0, options.pack_b ? round_up(p.n, nr) * kc : 0};
+  return {options.packs_a(p) ? mr * kc : 0, options.pack_b ? round_up(p.n, nr) * kc : 0};
 }
 
 template <class T>

@@ -132,8 +132,9 @@ struct Loops {
     }
   }
 
-  // The unpacked path: A read in place when column-contiguous (else one MR x kc slab at a
-  // time); B read in place, or packed when options.pack_b says so. The driver packs a skinny B
+  // The unpacked path: A read in place when column-contiguous, else (or when options.pack_a
+  // asks) one MR x kc slab at a time packed; B read in place, or packed when options.pack_b
+  // says so. The driver packs a skinny B
   // (N <= 32 against a large M): that costs little, and the broadcasts then come from one
   // contiguous panel instead of up to 32 rows lda apart, which alias in L1 when lda is a power
   // of two. A large B is never packed here: that would cost as much memory traffic as the
@@ -152,7 +153,7 @@ struct Loops {
   // 2022 -> 1960, 64^3 4798 -> 4676; dgemm 16^3 185 -> 178, 32^3 1243 -> 1222, 48^3
   // 4066 -> 3983, 64^3 10089 -> 9946.
   static void direct(const GemmProblem<T>& p, const DirectOptions& options, std::byte* work) {
-    const bool a_in_place = p.a_rs == 1;
+    const bool a_in_place = !options.packs_a(p);
     const std::int64_t depth = options.depth;
     const WorkspaceParts<T> parts = direct_workspace(p, options, MR, NR);
     T* a_packed = parts.a(work);

@@ -2,6 +2,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <iomanip>
 #include <sstream>
 
 #include "machine/detectors.hpp"
@@ -76,7 +77,7 @@ Machine Machine::detect() {
   const std::string measured = measured_machine_path(m);
   const machine::MeasuredValues values = machine::read_measured_file(measured);
   if (!values.empty()) {
-    machine::apply_measured_caches(m, values);
+    machine::apply_measured(m, values);
     m.measured_source = measured;
   }
   return m;
@@ -88,6 +89,12 @@ const Machine& Machine::current() {
 }
 
 namespace {
+
+std::string one_decimal(double value) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(1) << value;
+  return out.str();
+}
 
 std::string bytes_text(std::int64_t bytes) {
   std::ostringstream out;
@@ -156,11 +163,13 @@ std::string describe(const Machine& m) {
     out << ", shared by " << c.shared_by_cpus << " cpu" << (c.shared_by_cpus == 1 ? "" : "s");
     if (c.measured_bytes > 0) out << "; measured " << bytes_text(c.measured_bytes);
     if (c.streaming_bytes > 0) out << ", streaming " << bytes_text(c.streaming_bytes);
+    if (c.measured_read_gbs > 0) out << ", read " << one_decimal(c.measured_read_gbs) << " GB/s a cpu";
     out << '\n';
   }
   out << "measured  "
-      << (m.measured_source.empty() ? "none (run `ridge probe --save`)" : m.measured_source)
-      << '\n';
+      << (m.measured_source.empty() ? "none (run `ridge probe --save`)" : m.measured_source);
+  if (m.measured_f32_gflops > 0) out << "\n          f32 FMA peak " << one_decimal(m.measured_f32_gflops) << " GFLOP/s a cpu";
+  out << '\n';
   return out.str();
 }
 
@@ -188,9 +197,12 @@ std::string to_json(const Machine& m) {
         << ", \"shared_by_cpus\": " << c.shared_by_cpus;
     if (c.measured_bytes > 0) out << ", \"measured_bytes\": " << c.measured_bytes;
     if (c.streaming_bytes > 0) out << ", \"streaming_bytes\": " << c.streaming_bytes;
+    if (c.measured_read_gbs > 0) out << ", \"measured_read_gbs\": " << c.measured_read_gbs;
     out << '}';
   }
-  out << "]}";
+  out << "]";
+  if (m.measured_f32_gflops > 0) out << ", \"measured_f32_gflops\": " << m.measured_f32_gflops;
+  out << "}";
   return out.str();
 }
 

@@ -1,6 +1,7 @@
 // Reading and writing the per-machine file of measured figures, and where it lives.
 #include "machine/measured_file.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -66,16 +67,30 @@ std::string streaming_cache_key(int level) {
   return "cache.l" + std::to_string(level) + ".streaming_bytes";
 }
 
-void apply_measured_caches(Machine& machine, const MeasuredValues& values) {
-  const auto value = [&](const std::string& key) -> std::int64_t {
+std::string peak_key(const std::string& type, const std::string& threads) {
+  return "peak_gflops." + type + "." + threads;
+}
+
+std::string bandwidth_key(const std::string& kernel, const std::string& level,
+                          const std::string& threads) {
+  return "bandwidth_gbs." + kernel + "." + level + "." + threads;
+}
+
+void apply_measured(Machine& machine, const MeasuredValues& values) {
+  const auto value = [&](const std::string& key) -> double {
     const auto found = values.find(key);
-    return found != values.end() && found->second > 0 ? static_cast<std::int64_t>(found->second)
-                                                      : 0;
+    return found != values.end() && found->second > 0 ? found->second : 0;
   };
   for (CacheLevel& c : machine.caches) {
-    c.measured_bytes = value(measured_cache_key(c.level));
-    c.streaming_bytes = value(streaming_cache_key(c.level));
+    c.measured_bytes = static_cast<std::int64_t>(value(measured_cache_key(c.level)));
+    c.streaming_bytes = static_cast<std::int64_t>(value(streaming_cache_key(c.level)));
+    std::string level = "l";  // appended: GCC 12's false -Wrestrict on "l" + std::string
+    level += std::to_string(c.level);
+    const double one = value(bandwidth_key("read", level, "1"));
+    const double all = value(bandwidth_key("read", level, "all")) / std::max(1, machine.logical_cpus);
+    c.measured_read_gbs = one > 0 && all > 0 ? std::min(one, all) : std::max(one, all);
   }
+  machine.measured_f32_gflops = value(peak_key("f32", "1"));
 }
 
 }  // namespace machine

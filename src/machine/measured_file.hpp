@@ -21,7 +21,15 @@ bool write_measured_file(const std::string& path, const MeasuredValues& values,
 std::string measured_cache_key(int level);
 // "cache.l<level>.streaming_bytes": the key of its capacity for streaming reads (bandwidth).
 std::string streaming_cache_key(int level);
-// Sets CacheLevel::measured_bytes and streaming_bytes from `values` for each level they name.
-void apply_measured_caches(Machine& machine, const MeasuredValues& values);
+// "peak_gflops.<type>.<threads>": a measured FMA peak (type "f32", "f64", "bf16", "int8";
+// threads "1" or "all", probe/thread_keys.hpp).
+std::string peak_key(const std::string& type, const std::string& threads);
+// "bandwidth_gbs.<kernel>.<level>.<threads>": a measured bandwidth plateau (kernel "read",
+// "write", ...; level "l1" .. "l3", "dram").
+std::string bandwidth_key(const std::string& kernel, const std::string& level,
+                          const std::string& threads);
+// Sets each cache level's measured_bytes, streaming_bytes and measured_read_gbs, and the
+// machine's measured_f32_gflops, from the figures `values` holds.
+void apply_measured(Machine& machine, const MeasuredValues& values);
 
 }  // namespace ridge::machine

@@ -31,10 +31,10 @@ std::string save(const Report& r) {
   for (const char* type : {"f64", "f32", "bf16", "int8"})
     for (bool all : {false, true})
       if (const double best = best_peak(r, type, all); best > 0)
-        values[std::string("peak_gflops.") + type + (all ? ".all" : ".1")] = best;
+        values[ridge::machine::peak_key(type, all ? "all" : "1")] = best;
   for (const BandwidthPlateau& p : r.plateaus)
-    for (const std::string& key : detail::thread_keys(p.threads, r.machine.logical_cpus))
-      values["bandwidth_gbs." + p.kernel + "." + p.level + "." + key] = p.gbs;
+    for (const std::string& threads : detail::thread_keys(p.threads, r.machine.logical_cpus))
+      values[ridge::machine::bandwidth_key(p.kernel, p.level, threads)] = p.gbs;
 
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   char stamp[32] = {};

@@ -69,6 +69,30 @@ TEST(Blocking, MeasuredCapacitiesReplaceReportedOnes) {
   EXPECT_EQ(reported.direct_b, (1 << 20) / 4);
 }
 
+// The A block's home: L3 unless the probe measured that L3 cannot feed the tile's A stream,
+// e * f32 peak / (2 NR) bytes/s with 1.5x headroom (blocking.cpp).
+TEST(Blocking, ASlowL3SendsTheABlockToL2) {
+  Machine m = machine_with(32 << 10, 8, 1 << 20, 8, 32 << 20, 16, 8);
+  const gemm_detail::BlockSizes unmeasured = gemm_detail::derive_block_sizes(m, 32, 12, 4);
+  EXPECT_EQ(unmeasured.a_level, 3);
+  // 240 GFLOP/s against NR = 12 asks 40 GB/s of A: 59.9 is short of 1.5x, 60 is not.
+  m.measured_f32_gflops = 240;
+  m.caches[2].measured_read_gbs = 59.9;
+  const gemm_detail::BlockSizes slow = gemm_detail::derive_block_sizes(m, 32, 12, 4);
+  EXPECT_EQ(slow.a_level, 2);
+  // Half of L2's 8 ways of 128 KiB: 4 * 131072 / (596 * 4) = 219 -> 192 (multiple of 32).
+  EXPECT_EQ(slow.mc, 192);
+  EXPECT_EQ(slow.kc, unmeasured.kc);  // L1 alone sets the depth
+  EXPECT_EQ(slow.nc, unmeasured.nc);  // B's panel stays in L3
+  m.caches[2].measured_read_gbs = 60;
+  const gemm_detail::BlockSizes fast = gemm_detail::derive_block_sizes(m, 32, 12, 4);
+  EXPECT_EQ(fast.a_level, 3);
+  EXPECT_EQ(fast.mc, unmeasured.mc);
+  // f64 asks the same bytes: twice the size at half the rate.
+  m.caches[2].measured_read_gbs = 59.9;
+  EXPECT_EQ(gemm_detail::derive_block_sizes(m, 16, 12, 8).a_level, 2);
+}
+
 TEST(Blocking, ColumnsAWayApartShareOneL1Set) {
   // 32 KiB, 8 ways, 64 B lines: 64 sets, a way is 4 KiB.
   const Machine zen4 = machine_with(32 << 10, 8, 1 << 20, 8, 32 << 20, 16, 8);

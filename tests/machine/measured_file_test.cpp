@@ -31,6 +31,25 @@ TEST(MeasuredFile, RoundTripsAndSkipsJunk) {
   EXPECT_TRUE(machine::read_measured_file(path).empty());
 }
 
+TEST(MeasuredFile, BandwidthAndPeakReachTheMachine) {
+  Machine m;
+  m.logical_cpus = 2;
+  m.caches = {{1, CacheKind::data, 48 << 10, 64, 12, 1},
+              {2, CacheKind::unified, 2 << 20, 64, 16, 1},
+              {3, CacheKind::unified, 32 << 20, 64, 16, 2}};
+  machine::apply_measured(m, {{machine::bandwidth_key("read", "l3", "1"), 40.0},
+                              {machine::bandwidth_key("read", "l3", "all"), 55.2},
+                              {machine::bandwidth_key("read", "l2", "1"), 185.0},
+                              {machine::bandwidth_key("write", "l1", "1"), 260.0},
+                              {machine::peak_key("f32", "1"), 240.0}});
+  EXPECT_DOUBLE_EQ(m.caches[2].measured_read_gbs, 27.6);  // every CPU reading: 55.2 over 2
+  EXPECT_DOUBLE_EQ(m.caches[1].measured_read_gbs, 185.0);  // only the one-thread figure
+  EXPECT_EQ(m.caches[0].measured_read_gbs, 0.0);           // a write plateau is not a read one
+  EXPECT_DOUBLE_EQ(m.measured_f32_gflops, 240.0);
+  EXPECT_EQ(machine::peak_key("f32", "1"), "peak_gflops.f32.1");
+  EXPECT_EQ(machine::bandwidth_key("read", "l3", "all"), "bandwidth_gbs.read.l3.all");
+}
+
 TEST(MeasuredFile, DetectReadsWhatProbeSaved) {
   const std::filesystem::path dir = scratch_dir("ridge_xdg_");
   const char* old = std::getenv("XDG_CACHE_HOME");
