@@ -60,16 +60,34 @@ void add_blas_dtype(CLI::App& cmd, std::string& dtype) {
   cmd.add_option("--dtype", dtype, "f32 or f64")->check(CLI::IsMember({"f32", "f64"}));
 }
 
-void add_peer_libraries(CLI::App& cmd, std::vector<std::string>& peers) {
-  cmd.add_option("--vs", peers, "Peer library: openblas, blis, onednn or a path (repeatable)");
+void add_peer_libraries(CLI::App& cmd, PeerOptions& peers) {
+  cmd.add_option("--vs", peers.specs,
+                 "Peer library: openblas, blis, onednn or a path (repeatable); NAME:KERNELS picks "
+                 "its kernels (openblas:Haswell, onednn:AVX2, blis:<arch id>)");
+  cmd.add_option("--isa-cap", peers.isa_cap,
+                 "Hold ridge and every peer to this ISA (avx2: RIDGE_ISA=avx2, OpenBLAS Haswell, "
+                 "oneDNN AVX2)")
+      ->check(CLI::IsMember({"avx2"}));
 }
 
-std::vector<std::unique_ptr<PeerLibrary>> set_up_threads_and_peers(
-    int& threads, const std::vector<std::string>& specs) {
+std::vector<std::unique_ptr<PeerLibrary>> set_up_threads_and_peers(int& threads,
+                                                                   const PeerOptions& options) {
   if (threads <= 0) threads = num_threads();
   set_num_threads(threads);
+  if (options.isa_cap == "avx2") {
+    if (!isa_supported(Isa::avx2)) throw std::runtime_error("--isa-cap avx2: this CPU lacks AVX2");
+    set_isa(Isa::avx2);
+  }
   std::vector<std::unique_ptr<PeerLibrary>> peers;
-  for (const std::string& spec : specs) peers.push_back(PeerLibrary::load(spec, threads));
+  for (const std::string& spec : options.specs)
+    peers.push_back(PeerLibrary::load(spec, threads, options.isa_cap));
+  if (!peers.empty()) {
+    std::printf("peer kernels:");
+    for (const auto& peer : peers)
+      std::printf("%s %s %s", &peer == &peers.front() ? "" : ";", peer->name().c_str(),
+                  peer->kernel_choice().c_str());
+    std::printf("\n");
+  }
   if (threads == 1) pin_current_thread(Machine::current().cpu_ids.front());
   return peers;
 }

@@ -17,8 +17,14 @@ namespace ridge::cli {
 
 // The options every bench command takes: --threads, and --runs (median reported).
 void add_threads_and_runs(CLI::App& cmd, int& threads, int& runs);
-// --vs, the BLAS peers: openblas, blis, onednn or a path (repeatable).
-void add_peer_libraries(CLI::App& cmd, std::vector<std::string>& peers);
+// Which peers to load, and which kernels every contender may use.
+struct PeerOptions {
+  std::vector<std::string> specs;  // --vs: openblas, blis, onednn or a path, each with an
+                                   // optional ":KERNELS" (PeerLibrary::load)
+  std::string isa_cap;             // --isa-cap: "avx2" holds ridge and every peer to AVX2
+};
+// --vs (repeatable) and --isa-cap.
+void add_peer_libraries(CLI::App& cmd, PeerOptions& peers);
 // --dtype f32 or f64, for the BLAS benches; with_dtype runs f.template operator()<T>() on the
 // type it names.
 void add_blas_dtype(CLI::App& cmd, std::string& dtype);
@@ -31,10 +37,11 @@ void with_dtype(const std::string& dtype, F&& f) {
   }
 }
 
-// Sets ridge's thread count (`threads` <= 0: all CPUs, written back), loads the peers named by
-// `specs` with the same count, and pins this thread to the first CPU when it runs alone.
-std::vector<std::unique_ptr<PeerLibrary>> set_up_threads_and_peers(
-    int& threads, const std::vector<std::string>& specs);
+// Sets ridge's thread count (`threads` <= 0: all CPUs, written back) and ISA cap, loads the
+// peers with the same count and cap, prints the kernels each peer chose, and pins this thread to
+// the first CPU when it runs alone. Throws std::runtime_error when this CPU lacks the cap's ISA.
+std::vector<std::unique_ptr<PeerLibrary>> set_up_threads_and_peers(int& threads,
+                                                                   const PeerOptions& peers);
 
 // A comma-separated list of shapes, each shaped like `pattern` ("MxNxK": three sizes joined by
 // 'x'). Throws std::invalid_argument naming the first bad one.

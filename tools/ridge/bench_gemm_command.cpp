@@ -43,7 +43,7 @@ struct Options {
   std::string op = "nn";  // op(A), op(B): n or t each
   int threads = 0;
   int runs = 7;
-  std::vector<std::string> peers;
+  PeerOptions peers;
 };
 
 template <class T>

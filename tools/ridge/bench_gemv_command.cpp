@@ -36,7 +36,7 @@ struct Options {
   std::string trans = "both";  // n, t or both
   int threads = 0;
   int runs = 7;
-  std::vector<std::string> peers;
+  PeerOptions peers;
 };
 
 // One table: every shape with op(A) = A (trans false) or A^T.

@@ -4,6 +4,7 @@
 
 #include <dlfcn.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
@@ -27,11 +28,27 @@ constexpr int kRowMajor = 101, kNoTrans = 111, kTrans = 112;
 
 }  // namespace
 
-std::unique_ptr<PeerLibrary> PeerLibrary::load(const std::string& spec, int threads) {
-  std::string path = spec;
-  std::string name = spec;
+std::unique_ptr<PeerLibrary> PeerLibrary::load(const std::string& spec, int threads,
+                                               const std::string& isa_cap) {
+  const std::size_t colon = spec.find(':');
+  const std::string library = spec.substr(0, colon);
+  std::string kernels = colon == std::string::npos ? "" : spec.substr(colon + 1);
+  std::string path = library;
+  const std::string name = spec;
   for (const KnownPeer& known : kKnownPeers)
-    if (spec == known.name) path = known.path;
+    if (library == known.name) path = known.path;
+  // Each library reads its kernel choice when it loads. BLIS 0.9 takes an architecture id
+  // (Debian's build aborts on every value tried on a Xeon guest, 0, 3 and 6; it picks its
+  // AVX2 "haswell" or "zen3" kernels by itself on the hosts seen so far).
+  if (isa_cap == "avx2" && kernels.empty()) {
+    if (library == "openblas") kernels = "Haswell";
+    if (library == "onednn") kernels = "AVX2";
+  }
+  if (!kernels.empty()) {
+    if (library == "openblas") setenv("OPENBLAS_CORETYPE", kernels.c_str(), 1);
+    if (library == "onednn") setenv("ONEDNN_MAX_CPU_ISA", kernels.c_str(), 1);
+    if (library == "blis") setenv("BLIS_ARCH_TYPE", kernels.c_str(), 1);
+  }
   const std::string count = std::to_string(threads);
   // Each library reads its own variable when it starts its threads (at load or first call).
   setenv("OPENBLAS_NUM_THREADS", count.c_str(), 1);
@@ -70,6 +87,32 @@ std::unique_ptr<PeerLibrary> PeerLibrary::load(const std::string& spec, int thre
     set(threads);
   if (auto set = reinterpret_cast<void (*)(int)>(dlsym(handle, "omp_set_num_threads"))) set(threads);
   return peer;
+}
+
+std::string PeerLibrary::kernel_choice() const {
+  if (auto corename = reinterpret_cast<char* (*)()>(dlsym(handle_, "openblas_get_corename")))
+    return corename();
+  const auto arch_id = reinterpret_cast<int (*)()>(dlsym(handle_, "bli_arch_query_id"));
+  const auto arch_name = reinterpret_cast<const char* (*)(int)>(dlsym(handle_, "bli_arch_string"));
+  if (arch_id != nullptr && arch_name != nullptr) return arch_name(arch_id());
+  if (auto isa = reinterpret_cast<unsigned (*)()>(dlsym(handle_, "dnnl_get_effective_cpu_isa"))) {
+    // dnnl_cpu_isa_t (dnnl_types.h, oneDNN 2.x): each ISA's bits include those it extends.
+    struct Named {
+      unsigned bits;
+      const char* name;
+    };
+    constexpr Named kIsas[] = {{0x3e7, "avx512_core_amx"}, {0xe7, "avx512_core_bf16"},
+                               {0x67, "avx512_core_vnni"}, {0x27, "avx512_core"},
+                               {0x407, "avx2_vnni"},       {0x7, "avx2"},
+                               {0x3, "avx"},               {0x1, "sse41"}};
+    const unsigned bits = isa();
+    for (const Named& n : kIsas)
+      if (bits == n.bits) return n.name;
+    char text[32];
+    std::snprintf(text, sizeof(text), "isa 0x%x", bits);
+    return text;
+  }
+  return "?";
 }
 
 PeerLibrary::~PeerLibrary() {

@@ -10,9 +10,17 @@ namespace ridge::cli {
 class PeerLibrary {
  public:
   // `spec`: a short name (openblas, blis, onednn) or a path to a shared library exporting
-  // cblas_sgemm/cblas_dgemm, and cblas_sgemv/cblas_dgemv where it has them. Thread count is set
-  // before the library starts its threads. Throws std::runtime_error when it cannot be loaded.
-  static std::unique_ptr<PeerLibrary> load(const std::string& spec, int threads);
+  // cblas_sgemm/cblas_dgemm, and cblas_sgemv/cblas_dgemv where it has them, optionally followed
+  // by ":KERNELS", the library's own name for the kernels to use (OPENBLAS_CORETYPE,
+  // ONEDNN_MAX_CPU_ISA or BLIS_ARCH_TYPE, set before it loads). `isa_cap` "avx2" sets the first
+  // two to Haswell and AVX2 where the spec names none. Thread count is set before the library
+  // starts its threads. Throws std::runtime_error when it cannot be loaded. A library is loaded
+  // once per process: a second spec of it shares the first one's kernels.
+  static std::unique_ptr<PeerLibrary> load(const std::string& spec, int threads,
+                                           const std::string& isa_cap = "");
+  // The kernels the library says it runs (OpenBLAS's core name, BLIS's architecture, oneDNN's
+  // ISA), or "?" when it has no way to say.
+  std::string kernel_choice() const;
   ~PeerLibrary();
 
   const std::string& name() const { return name_; }
