@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -77,6 +78,7 @@ std::vector<std::unique_ptr<PeerLibrary>> set_up_threads_and_peers(int& threads,
   if (options.isa_cap == "avx2") {
     if (!isa_supported(Isa::avx2)) throw std::runtime_error("--isa-cap avx2: this CPU lacks AVX2");
     set_isa(Isa::avx2);
+    setenv("RIDGE_ISA", "avx2", 1);  // for another ridge build loaded as a peer
   }
   std::vector<std::unique_ptr<PeerLibrary>> peers;
   for (const std::string& spec : options.specs)

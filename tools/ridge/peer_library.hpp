@@ -13,7 +13,7 @@ class PeerLibrary {
   // cblas_sgemm/cblas_dgemm, and cblas_sgemv/cblas_dgemv where it has them, optionally followed
   // by ":KERNELS", the library's own name for the kernels to use (OPENBLAS_CORETYPE,
   // ONEDNN_MAX_CPU_ISA or BLIS_ARCH_TYPE, set before it loads). `isa_cap` "avx2" sets the first
-  // two to Haswell and AVX2 where the spec names none. Thread count is set before the library
+  // two to Haswell and AVX2 where the spec names none (and RIDGE_ISA, for another ridge build). Thread count is set before the library
   // starts its threads. Throws std::runtime_error when it cannot be loaded. A library is loaded
   // once per process: a second spec of it shares the first one's kernels.
   static std::unique_ptr<PeerLibrary> load(const std::string& spec, int threads,
