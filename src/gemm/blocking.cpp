@@ -14,7 +14,8 @@
 //    Where the probe measured that L3 cannot feed that stream (a_lives_in_l3), A takes half of
 //    L2 instead: on a 2-vCPU Xeon guest whose L3 reads at 28 GB/s a CPU against the 40 GB/s the
 //    AVX-512 f32 tile asks at 240 GFLOP/s, 4096^3 sgemm ran at 140 GFLOP/s with A in L3 and
-//    197 with MC = 256 (half of L2; a quarter gave 179, three quarters 163).
+//    197 with MC = 256 (half of L2's streamed capacity; a quarter gave 179, three quarters
+//    163). The rule takes half of L2's ways: MC = 224 there.
 //  Without an L3 the shares are taken from L2.
 //
 // Capacities are what `ridge probe --save` measured where it has (CacheLevel), else what the CPU
@@ -54,8 +55,6 @@ std::int64_t round_down(std::int64_t value, std::int64_t multiple) {
   return std::max(multiple, value / multiple * multiple);
 }
 
-}  // namespace
-
 bool a_lives_in_l3(const Machine& machine, const CacheLevel& l3, int nr) {
   // Unmeasured: L3, the rule measured on Zen 4 and Zen 3, whose L3s feed the stream twice over.
   if (l3.measured_read_gbs <= 0 || machine.measured_f32_gflops <= 0) return true;
@@ -68,6 +67,8 @@ bool a_lives_in_l3(const Machine& machine, const CacheLevel& l3, int nr) {
   constexpr double kHeadroom = 1.5;
   return l3.measured_read_gbs >= kHeadroom * demand_gbs;
 }
+
+}  // namespace
 
 BlockSizes derive_block_sizes(const Machine& machine, int mr, int nr, int element_bytes) {
   const CacheLevel l1 = machine.data_cache(1);

@@ -134,10 +134,9 @@ struct Loops {
 
   // The unpacked path: A read in place when column-contiguous, else (or when options.pack_a
   // asks) one MR x kc slab at a time packed; B read in place, or packed when options.pack_b
-  // says so. The driver packs a skinny B
-  // (N <= 32 against a large M): that costs little, and the broadcasts then come from one
-  // contiguous panel instead of up to 32 rows lda apart, which alias in L1 when lda is a power
-  // of two. A large B is never packed here: that would cost as much memory traffic as the
+  // says so. The driver packs a skinny B (N <= 32 against a large M): that costs little, and
+  // the broadcasts then come from one contiguous panel instead of up to 32 rows lda apart,
+  // which alias in L1 when lda is a power of two. A large B is never packed here: that would cost as much memory traffic as the
   // product.
   //
   // Loop order: KC of the depth at a time, then every MR-row tile, then every NR-column strip.

@@ -163,12 +163,14 @@ std::string describe(const Machine& m) {
     out << ", shared by " << c.shared_by_cpus << " cpu" << (c.shared_by_cpus == 1 ? "" : "s");
     if (c.measured_bytes > 0) out << "; measured " << bytes_text(c.measured_bytes);
     if (c.streaming_bytes > 0) out << ", streaming " << bytes_text(c.streaming_bytes);
-    if (c.measured_read_gbs > 0) out << ", read " << one_decimal(c.measured_read_gbs) << " GB/s a cpu";
+    if (c.measured_read_gbs > 0)
+      out << ", read " << one_decimal(c.measured_read_gbs) << " GB/s a cpu";
     out << '\n';
   }
   out << "measured  "
       << (m.measured_source.empty() ? "none (run `ridge probe --save`)" : m.measured_source);
-  if (m.measured_f32_gflops > 0) out << "\n          f32 FMA peak " << one_decimal(m.measured_f32_gflops) << " GFLOP/s a cpu";
+  if (m.measured_f32_gflops > 0)
+    out << "\n          f32 FMA peak " << one_decimal(m.measured_f32_gflops) << " GFLOP/s a cpu";
   out << '\n';
   return out.str();
 }

@@ -87,7 +87,8 @@ void apply_measured(Machine& machine, const MeasuredValues& values) {
     std::string level = "l";  // appended: GCC 12's false -Wrestrict on "l" + std::string
     level += std::to_string(c.level);
     const double one = value(bandwidth_key("read", level, "1"));
-    const double all = value(bandwidth_key("read", level, "all")) / std::max(1, machine.logical_cpus);
+    const double all =
+        value(bandwidth_key("read", level, "all")) / std::max(1, machine.logical_cpus);
     c.measured_read_gbs = one > 0 && all > 0 ? std::min(one, all) : std::max(one, all);
   }
   machine.measured_f32_gflops = value(peak_key("f32", "1"));

@@ -41,7 +41,7 @@ void with_dtype(const std::string& dtype, F&& f) {
 // peers with the same count and cap, prints the kernels each peer chose, and pins this thread to
 // the first CPU when it runs alone. Throws std::runtime_error when this CPU lacks the cap's ISA.
 std::vector<std::unique_ptr<PeerLibrary>> set_up_threads_and_peers(int& threads,
-                                                                   const PeerOptions& peers);
+                                                                   const PeerOptions& options);
 
 // A comma-separated list of shapes, each shaped like `pattern` ("MxNxK": three sizes joined by
 // 'x'). Throws std::invalid_argument naming the first bad one.

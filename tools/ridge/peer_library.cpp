@@ -15,13 +15,18 @@ namespace {
 struct KnownPeer {
   const char* name;
   const char* path;
+  const char* kernels_variable;  // read when the library loads: which kernels to run
+  const char* avx2_kernels;      // its value for --isa-cap avx2; null: the library can't be told
 };
 
-// Debian 12's packages (see shared/baseline.md): libopenblas0-pthread, libblis4-openmp, libdnnl2.
+// Debian 12's packages: libopenblas0-pthread, libblis4-openmp, libdnnl2. BLIS 0.9 takes an
+// architecture id, but Debian's build aborts on every value tried on a Xeon guest (0, 3, 6); it
+// picks its AVX2 "haswell" or "zen3" kernels by itself on the hosts seen so far.
 constexpr KnownPeer kKnownPeers[] = {
-    {"openblas", "/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0"},
-    {"blis", "/usr/lib/x86_64-linux-gnu/blis-openmp/libblis.so.4"},
-    {"onednn", "libdnnl.so.2"},
+    {"openblas", "/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0",
+     "OPENBLAS_CORETYPE", "Haswell"},
+    {"blis", "/usr/lib/x86_64-linux-gnu/blis-openmp/libblis.so.4", "BLIS_ARCH_TYPE", nullptr},
+    {"onednn", "libdnnl.so.2", "ONEDNN_MAX_CPU_ISA", "AVX2"},
 };
 
 constexpr int kRowMajor = 101, kNoTrans = 111, kTrans = 112;
@@ -32,22 +37,15 @@ std::unique_ptr<PeerLibrary> PeerLibrary::load(const std::string& spec, int thre
                                                const std::string& isa_cap) {
   const std::size_t colon = spec.find(':');
   const std::string library = spec.substr(0, colon);
-  std::string kernels = colon == std::string::npos ? "" : spec.substr(colon + 1);
+  const std::string kernels = colon == std::string::npos ? "" : spec.substr(colon + 1);
   std::string path = library;
-  const std::string name = spec;
-  for (const KnownPeer& known : kKnownPeers)
-    if (library == known.name) path = known.path;
-  // Each library reads its kernel choice when it loads. BLIS 0.9 takes an architecture id
-  // (Debian's build aborts on every value tried on a Xeon guest, 0, 3 and 6; it picks its
-  // AVX2 "haswell" or "zen3" kernels by itself on the hosts seen so far).
-  if (isa_cap == "avx2" && kernels.empty()) {
-    if (library == "openblas") kernels = "Haswell";
-    if (library == "onednn") kernels = "AVX2";
-  }
-  if (!kernels.empty()) {
-    if (library == "openblas") setenv("OPENBLAS_CORETYPE", kernels.c_str(), 1);
-    if (library == "onednn") setenv("ONEDNN_MAX_CPU_ISA", kernels.c_str(), 1);
-    if (library == "blis") setenv("BLIS_ARCH_TYPE", kernels.c_str(), 1);
+  for (const KnownPeer& known : kKnownPeers) {
+    if (library != known.name) continue;
+    path = known.path;
+    const char* chosen = !kernels.empty()                        ? kernels.c_str()
+                         : isa_cap == "avx2" && known.avx2_kernels ? known.avx2_kernels
+                                                                   : nullptr;
+    if (chosen != nullptr) setenv(known.kernels_variable, chosen, 1);
   }
   const std::string count = std::to_string(threads);
   // Each library reads its own variable when it starts its threads (at load or first call).
@@ -69,7 +67,7 @@ std::unique_ptr<PeerLibrary> PeerLibrary::load(const std::string& spec, int thre
   if (handle == nullptr)
     throw std::runtime_error("cannot load peer library '" + spec + "': " + dlerror());
   std::unique_ptr<PeerLibrary> peer(new PeerLibrary());
-  peer->name_ = name;
+  peer->name_ = spec;
   peer->handle_ = handle;
   peer->sgemm_ = reinterpret_cast<CblasSgemm>(dlsym(handle, "cblas_sgemm"));
   peer->dgemm_ = reinterpret_cast<CblasDgemm>(dlsym(handle, "cblas_dgemm"));

@@ -12,10 +12,10 @@ class PeerLibrary {
   // `spec`: a short name (openblas, blis, onednn) or a path to a shared library exporting
   // cblas_sgemm/cblas_dgemm, and cblas_sgemv/cblas_dgemv where it has them, optionally followed
   // by ":KERNELS", the library's own name for the kernels to use (OPENBLAS_CORETYPE,
-  // ONEDNN_MAX_CPU_ISA or BLIS_ARCH_TYPE, set before it loads). `isa_cap` "avx2" sets the first
-  // two to Haswell and AVX2 where the spec names none (and RIDGE_ISA, for another ridge build). Thread count is set before the library
-  // starts its threads. Throws std::runtime_error when it cannot be loaded. A library is loaded
-  // once per process: a second spec of it shares the first one's kernels.
+  // BLIS_ARCH_TYPE or ONEDNN_MAX_CPU_ISA, set before it loads). `isa_cap` "avx2" picks OpenBLAS's
+  // Haswell and oneDNN's AVX2 kernels where the spec names none. Thread count is set before the
+  // library starts its threads. Throws std::runtime_error when it cannot be loaded. A library
+  // loads once per process: a second spec of it shares the first one's kernels.
   static std::unique_ptr<PeerLibrary> load(const std::string& spec, int threads,
                                            const std::string& isa_cap = "");
   // The kernels the library says it runs (OpenBLAS's core name, BLIS's architecture, oneDNN's
