@@ -2,10 +2,12 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "ridge/export.hpp"
+#include "ridge/tuning.hpp"
 
 namespace ridge {
 
@@ -70,6 +72,11 @@ struct Machine {
   std::vector<CacheLevel> caches;  // data and unified caches, innermost first
   std::string cache_source;        // "cpuid-leaf-4", "cpuid-0x8000001d", "sysfs" or "assumed"
   std::string measured_source;     // the file measured_bytes came from; empty if none
+  // Why the per-machine file was ignored (another CPU or ridge version wrote it, or it is
+  // truncated or garbled); empty when it was read or is absent.
+  std::string measured_ignored;
+  // `ridge tune`'s choices from that file, by ISA name ("avx2", ...).
+  std::map<std::string, GemmTuning> gemm_tuning;
   int logical_cpus = 1;            // CPUs in this process's affinity mask
   // One CPU's f32 FMA rate in GFLOP/s on its best instruction set, as `ridge probe --save`
   // measured it; 0 when not measured.
@@ -91,6 +98,8 @@ RIDGE_API std::string measured_machine_path(const Machine& machine);
 
 // The machine as text (for `ridge info`) and as JSON.
 RIDGE_API std::string describe(const Machine& machine);
+// "a_level 2, slab_depth model, ...": a GEMM tuning as text.
+RIDGE_API std::string tuning_text(const GemmTuning& tuning);
 RIDGE_API std::string to_json(const Machine& machine);
 
 }  // namespace ridge

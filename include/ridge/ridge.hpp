@@ -9,4 +9,5 @@
 #include "ridge/machine.hpp"
 #include "ridge/probe.hpp"
 #include "ridge/ridge.h"
+#include "ridge/tuning.hpp"
 #include "ridge/version.h"

@@ -15,6 +15,17 @@ struct BlockSizes {
   std::int64_t nc = 0;        // columns of the packed B panel, in the rest of that share
   std::int64_t direct_b = 0;  // elements of an unpacked B that stay in L2 (direct path limit)
   int a_level = 3;            // where the A block is kept: 2 or 3 (blocking.cpp, a_lives_in_l3)
+  std::int64_t mc_at[2] = {};  // MC with the A block in L2 and in L3: mc is mc_at[a_level - 2]
+
+  // These blocks with the A block kept at `level` (2 or 3; 0 keeps the model's).
+  BlockSizes with_a_level(int level) const {
+    BlockSizes b = *this;
+    if (level == 2 || level == 3) {
+      b.a_level = level;
+      b.mc = mc_at[level - 2];
+    }
+    return b;
+  }
 };
 
 // Block sizes for an MR x NR micro-kernel on elements of `element_bytes`, from the machine's

@@ -14,6 +14,7 @@
 #include "runtime/active_isa.hpp"
 #include "runtime/settings.hpp"
 #include "runtime/thread_pool.hpp"
+#include "runtime/tuning.hpp"
 #include "runtime/workspace.hpp"
 
 namespace ridge::gemm_detail {
@@ -38,23 +39,38 @@ constexpr std::int64_t kMinFmaPerThread = 48 * 48 * 48;
 constexpr std::int64_t kStreamBoundWidth = 2;
 constexpr std::int64_t kStreamBoundDepth = 8;
 constexpr std::int64_t kDirectDepthPerColumn = 16;
-// A skinny product's tile (N <= kSkinny, LLM decoding) reads A in place, one column of A per
-// depth step: one stream each, and a page each once the columns are a page apart. Past ~256
-// such columns per tile the memory system falls behind, most on 2 threads. Measured (Zen 4),
-// sgemm M x 4096 x 4096 (columns 16 KiB apart), depth 256 against the slice depth (16 N),
-// alternated in one process, ratios of medians of 15-21 rounds, 1 thread / 2 threads: M = 24 (384 deep)
-// 1.01-1.06 / 1.03-1.04; M = 32 (512 deep) 1.00-1.04 / 1.03-1.08; dgemm M = 32 (296 deep)
-// 1.03 / 1.05. At 320, sgemm M = 32 on 2 threads gained only 1.01; at 192 about as much as at
-// 256. Wider products keep the slice depth although sgemm M = 48 and 64 gained 6-14% too: dgemm
-// 128 x 4096 x 4096 on 1 thread fell from 47 to 37 GFLOP/s at depth 240 or 256 (not at 272 or
-// 296) whenever the sweep ran it right after 32 x 4096 x 4096: the effect follows where the
-// allocator put A, and its cause was not found. Where A's columns lie closer than a page, the
-// extra slices only cost: 300^3 to 384^3 sgemm (A in L2) ran 1-3% slower at 256.
-constexpr std::int64_t kMaxInPlaceDepth = 256;
+// A skinny product's tile (N <= kSkinny, LLM decoding) reads A one column per depth step: one
+// stream each, and a page each once the columns are a page apart. Past some number of such
+// columns per tile the memory system falls behind; how many depends on the host, so `ridge tune`
+// measures it (GemmTuning::skinny_depth) and this is the default. Measured, sgemm M x 4096 x 4096
+// (columns 16 KiB apart), GFLOP/s or ratios of alternated medians:
+//  - Zen 4 (AVX-512), 1 thread, at depth 32 / 64 / 128 / 256: M = 8 67 / 73 / 80 / 71,
+//    M = 32 70 / 81 / 87 / 81; 256 against 16 N: M = 24 and 32 1.00-1.08 on 1 and 2 threads.
+//  - The 2-vCPU Xeon guest, AVX2 path, f32 and f64 at M = 8 and 32, 1 and 2 threads, geometric
+//    mean over depth 256 (`ridge tune`): 16 1.23, 32 1.28, 64 1.12, 128 0.97, 512 1.01.
+// 64 is the depth that costs least where it is wrong: within 0.88-0.91 of the best on both.
+// Where A's columns lie closer than a page, the extra slices only cost: 300^3 to 384^3 sgemm
+// (A in L2) ran 1-3% slower at 256 (Zen 4), so they keep the slice depth.
+constexpr std::int64_t kMaxInPlaceDepth = 64;
 constexpr std::int64_t kPageBytes = 4096;  // the base page of x86-64 and most aarch64 Linux
 
 std::int64_t direct_depth(std::int64_t n) {
   return n <= kStreamBoundWidth ? kStreamBoundDepth : kDirectDepthPerColumn * n;
+}
+
+// The deepest slice of the direct path: its MR x depth slab of A, which every column strip of a
+// row of tiles rereads, in all but one way of L1 (as KC does for the packed path's B
+// micro-panel, blocking.cpp), unless tuned. Measured on the Xeon guest (48 KiB 12-way L1), sgemm
+// 128 x 4096 x 4096 on 1 thread, AVX2 path (16-row tiles): 74.5 GFLOP/s at the KC (1876), 83.8
+// at 704 (this rule), 87.3 at 512, 86.6 at 256; 512^3 117 down to depth 512, 114 at 352 and
+// 256. `ridge tune` over those and 512^3, f32 and f64, 1 and 2 threads, against half of L1:
+// AVX2 (384) 256 1.01, 512 1.10, 1024 1.08; AVX-512 (192) 256 1.01, 512 0.97, 1024 0.97.
+template <class T>
+std::int64_t slab_depth(const GemmTuning& tuning, int mr, const kernels::CacheModel& caches) {
+  if (tuning.slab_depth > 0) return tuning.slab_depth;
+  const std::int64_t ways = std::max<std::int64_t>(1, caches.l1_ways - 1);
+  return std::max<std::int64_t>(
+      16, ways * caches.l1_sets * caches.l1_line / (mr * std::int64_t{sizeof(T)}) / 4 * 4);
 }
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
@@ -159,13 +175,15 @@ void run(const GemmProblem<T>& p) {
   const Isa isa = runtime::active_isa();
   const TypedKernels<T>& table = gemm_kernels<T>(isa);
   const GemmKernels<T>& loops = table.kernels;
-  const BlockSizes& blocks = table.blocks;
   const kernels::CacheModel& caches = table.caches;
+  const GemmTuning& tuning = runtime::gemm_tuning(isa);
+  const BlockSizes blocks = table.blocks.with_a_level(tuning.a_level);
 
   const std::int64_t fma = p.m * p.n * p.k;
   // From the whole problem, not a thread's block: the depth blocking fixes the rounding, which
   // must not depend on the thread count.
-  const std::int64_t slice_kc = std::min(blocks.kc, direct_depth(p.n));
+  const std::int64_t slice_kc =
+      std::min({blocks.kc, direct_depth(p.n), slab_depth<T>(tuning, loops.mr, caches)});
   // The direct path (A never packed) while B stays in L2, where every tile of A rereads it
   // from: all of B read in place (BlockSizes::direct_b), or one depth slice of B packed at a
   // time -- which saves packing A, a full extra pass over the larger operand, when B is narrow
@@ -207,17 +225,32 @@ void run(const GemmProblem<T>& p) {
   // skinny x, as in LLM decoding): dot products along the depth read both in place
   // (kernels/dot.hpp), where the tile loops would transpose A at every depth slice.
   const bool dot = p.a_cs == 1 && p.a_rs != 1 && p.b_rs == 1 && p.n <= kSkinny && b_in_l2;
-  const bool direct = b_in_l2 || b_slice_in_l2 || p.m <= kSkinny;
+  // An A that does not fit L2 against such a B (and not skinny, which reads A once either
+  // way): the direct path reads it once, a slab at a time (one line of each of the slab's
+  // columns per tile); the packed path reads it in runs of MC rows down each column, which the
+  // hardware prefetchers follow, but copies it once more. Which costs less depends on the
+  // memory system: `ridge tune` decides (tall_a_path), else the packed path, the one that costs
+  // less where it is wrong. Measured, sgemm 128 x 4096 x 4096 1 thread: direct 99 GFLOP/s,
+  // packed 89.7 (Zen 4, AVX-512); on the Xeon guest, geometric mean of packed over direct at
+  // 128 x 4096 x 4096 and 256 x 2048 x 2048, f32 and f64, 1 and 2 threads (`ridge tune`): AVX2
+  // path 1.53 (and 1.55 in a second run), AVX-512 path 1.01.
+  const bool tall_a_packed = tuning.tall_a_path != 1 && p.m > kSkinny && p.n > kSkinny &&
+                             p.m * p.k * std::int64_t{sizeof(T)} > caches.l2_streamed;
+  const bool direct = (b_in_l2 || b_slice_in_l2 || p.m <= kSkinny) && !tall_a_packed;
   DirectOptions options;
   options.pack_b = !dot && b_slice_in_l2 && (!b_in_l2 || (p.m > loops.mr && b_crowds_l1()));
-  options.pack_a = p.a_rs == 1 && p.n > kSkinny && a_crowds_l1(slice_kc);
-  // A B that fits in L1 runs narrower tiles (Loops::direct).
-  options.narrow_tiles = p.k * p.n * std::int64_t{sizeof(T)} <= caches.l1_bytes();
-  // A skinny product reading A in place a page per column runs slices at most kMaxInPlaceDepth
-  // deep; the path is still chosen at slice_kc.
+  // A skinny product reading A a page per column runs slices at most skinny_depth deep
+  // (kMaxInPlaceDepth unless tuned); the path is still chosen at slice_kc.
   const bool a_column_per_page =
       p.n <= kSkinny && p.a_rs == 1 && p.a_cs * std::int64_t{sizeof(T)} >= kPageBytes;
-  options.depth = a_column_per_page ? std::min(slice_kc, kMaxInPlaceDepth) : slice_kc;
+  options.depth = a_column_per_page
+                      ? std::min(slice_kc, tuning.skinny_depth > 0 ? tuning.skinny_depth
+                                                                   : kMaxInPlaceDepth)
+                      : slice_kc;
+  // Packed only where more than one column strip rereads the slab: one strip reads it once.
+  options.pack_a = p.a_rs == 1 && p.n > loops.nr && a_crowds_l1(options.depth);
+  // A B that fits in L1 runs narrower tiles (Loops::direct).
+  options.narrow_tiles = p.k * p.n * std::int64_t{sizeof(T)} <= caches.l1_bytes();
   const bool prefetch_a =
       kernels::streams_from_memory(p.m * p.k * std::int64_t{sizeof(T)}, caches);
   const kernels::VectorKernels<T>* vector = dot ? &kernels::vector_kernels<T>(isa) : nullptr;

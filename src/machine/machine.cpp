@@ -2,6 +2,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <iomanip>
 #include <sstream>
 
@@ -75,16 +76,33 @@ Machine Machine::detect() {
   }
   machine::fill_missing_caches(m);
   const std::string measured = measured_machine_path(m);
-  const machine::MeasuredValues values = machine::read_measured_file(measured);
-  if (!values.empty()) {
-    machine::apply_measured(m, values);
-    m.measured_source = measured;
+  const machine::MeasuredFile file =
+      machine::read_measured_file(measured, machine::cpu_identity(m));
+  m.measured_ignored = file.ignored;
+  if (!file.values.empty()) {
+    Machine with = m;
+    machine::apply_measured(with, file.values);
+    const bool tuning_valid = std::ranges::all_of(
+        with.gemm_tuning, [](const auto& entry) { return entry.second.valid(); });
+    if (tuning_valid) {
+      m = std::move(with);
+      m.measured_source = measured;
+    } else {
+      m.measured_ignored = "a tuning value out of range";
+    }
   }
   return m;
 }
 
 const Machine& Machine::current() {
-  static const Machine machine = detect();
+  static const Machine machine = [] {
+    Machine m = detect();
+    // The one message of a file that exists but cannot be trusted (stderr, once a process).
+    if (!m.measured_ignored.empty())
+      std::fprintf(stderr, "ridge: ignoring %s: %s; `ridge probe --save` writes it anew\n",
+                   measured_machine_path(m).c_str(), m.measured_ignored.c_str());
+    return m;
+  }();
   return machine;
 }
 
@@ -141,6 +159,15 @@ std::string json_escape(const std::string& text) {
 
 }  // namespace
 
+std::string tuning_text(const GemmTuning& t) {
+  const auto field = [](std::int64_t value) {
+    return value == 0 ? std::string("model") : std::to_string(value);
+  };
+  return "a_level " + field(t.a_level) + ", slab_depth " + field(t.slab_depth) +
+         ", skinny_depth " + field(t.skinny_depth) + ", tall_a_path " +
+         (t.tall_a_path == 0 ? "model" : t.tall_a_path == 1 ? "direct" : "packed");
+}
+
 std::string describe(const Machine& m) {
   std::ostringstream out;
   out << "cpu       " << m.model_name << " (" << m.vendor << ", " << m.arch << ")\n";
@@ -169,8 +196,11 @@ std::string describe(const Machine& m) {
   }
   out << "measured  "
       << (m.measured_source.empty() ? "none (run `ridge probe --save`)" : m.measured_source);
+  if (!m.measured_ignored.empty()) out << " (ignored a file: " << m.measured_ignored << ")";
   if (m.measured_f32_gflops > 0)
     out << "\n          f32 FMA peak " << one_decimal(m.measured_f32_gflops) << " GFLOP/s a cpu";
+  for (const auto& [isa, t] : m.gemm_tuning)
+    out << "\n          tuned " << isa << ": " << tuning_text(t);
   out << '\n';
   return out.str();
 }

@@ -2,11 +2,14 @@
 #include "machine/measured_file.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <sstream>
+
+#include "ridge/version.h"
 
 namespace ridge {
 
@@ -33,30 +36,84 @@ std::string measured_machine_path(const Machine& machine) {
 }
 
 namespace machine {
+namespace {
 
-MeasuredValues read_measured_file(const std::string& path) {
-  MeasuredValues values;
+constexpr const char* kVersionTag = "ridge";
+constexpr const char* kCpuTag = "cpu";
+constexpr const char* kEnd = "end";
+
+// "key number" with nothing after the number; false for anything else.
+bool parse_value(const std::string& line, std::string& key, double& value) {
+  std::istringstream fields(line);
+  std::string rest;
+  return static_cast<bool>(fields >> key >> value) && std::isfinite(value) && !(fields >> rest);
+}
+
+}  // namespace
+
+std::string cpu_identity(const Machine& machine) {
+  return machine.vendor + " " + machine.model_name + ", " + std::to_string(machine.logical_cpus) +
+         " cpus";
+}
+
+MeasuredFile read_measured_file(const std::string& path, const std::string& cpu) {
   std::ifstream in(path);
+  if (!in) return {};
+  MeasuredFile file;
+  const auto ignore = [&](const std::string& why) {
+    file.values.clear();
+    file.ignored = why;
+    return file;
+  };
   std::string line;
+  std::string version, identity;
+  bool ended = false;
   while (std::getline(in, line)) {
     if (line.empty() || line[0] == '#') continue;
-    std::istringstream fields(line);
-    std::string key;
-    double value = 0;
-    if (fields >> key >> value) values[key] = value;
+    if (ended) return ignore("text after its end line");
+    const std::size_t space = line.find(' ');
+    const std::string tag = line.substr(0, space);
+    const std::string text = space == std::string::npos ? "" : line.substr(space + 1);
+    if (version.empty()) {
+      if (tag != kVersionTag || text.empty()) return ignore("no version line: not a ridge file");
+      version = text;
+      if (version != RIDGE_VERSION_STRING)
+        return ignore("written by ridge " + version + ", this is " RIDGE_VERSION_STRING);
+    } else if (identity.empty()) {
+      if (tag != kCpuTag || text.empty()) return ignore("no cpu line");
+      identity = text;
+      if (identity != cpu) return ignore("written for " + identity + ", this is " + cpu);
+    } else if (line == kEnd) {
+      ended = true;
+    } else {
+      std::string key;
+      double value = 0;
+      if (!parse_value(line, key, value)) return ignore("unreadable line '" + line + "'");
+      file.values[key] = value;
+    }
   }
-  return values;
+  if (!ended) return ignore("truncated (no end line)");
+  return file;
 }
 
 bool write_measured_file(const std::string& path, const MeasuredValues& values,
-                         const std::string& comment) {
+                         const std::string& comment, const std::string& cpu) {
   std::error_code error;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), error);
-  std::ofstream out(path);
-  if (!out) return false;
-  out << "# " << comment << '\n';
-  for (const auto& [key, value] : values) out << key << ' ' << std::setprecision(10) << value << '\n';
-  return static_cast<bool>(out);
+  // Written beside and renamed over the old file, so that a reader never sees half of it.
+  const std::string partial = path + ".partial";
+  {
+    std::ofstream out(partial);
+    if (!out) return false;
+    out << "# " << comment << '\n' << kVersionTag << ' ' << RIDGE_VERSION_STRING << '\n'
+        << kCpuTag << ' ' << cpu << '\n';
+    for (const auto& [key, value] : values)
+      out << key << ' ' << std::setprecision(10) << value << '\n';
+    out << kEnd << '\n';
+    if (!out.flush()) return false;
+  }
+  std::filesystem::rename(partial, path, error);
+  return !error;
 }
 
 std::string measured_cache_key(int level) {
@@ -76,6 +133,33 @@ std::string bandwidth_key(const std::string& kernel, const std::string& level,
   return "bandwidth_gbs." + kernel + "." + level + "." + threads;
 }
 
+std::string tuning_key(const std::string& isa, const std::string& field) {
+  return "tune." + isa + "." + field;
+}
+
+void put_tuning(MeasuredValues& values, const std::string& isa, const GemmTuning& tuning) {
+  const auto put = [&](const char* field, double value) {
+    if (value != 0) values[tuning_key(isa, field)] = value;
+  };
+  put("a_level", tuning.a_level);
+  put("slab_depth", static_cast<double>(tuning.slab_depth));
+  put("skinny_depth", static_cast<double>(tuning.skinny_depth));
+  put("tall_a_path", tuning.tall_a_path);
+}
+
+GemmTuning tuning_of(const MeasuredValues& values, const std::string& isa) {
+  const auto get = [&](const char* field) {
+    const auto found = values.find(tuning_key(isa, field));
+    return found != values.end() ? found->second : 0.0;
+  };
+  GemmTuning t;
+  t.a_level = static_cast<int>(get("a_level"));
+  t.slab_depth = static_cast<std::int64_t>(get("slab_depth"));
+  t.skinny_depth = static_cast<std::int64_t>(get("skinny_depth"));
+  t.tall_a_path = static_cast<int>(get("tall_a_path"));
+  return t;
+}
+
 void apply_measured(Machine& machine, const MeasuredValues& values) {
   const auto value = [&](const std::string& key) -> double {
     const auto found = values.find(key);
@@ -92,6 +176,14 @@ void apply_measured(Machine& machine, const MeasuredValues& values) {
     c.measured_read_gbs = one > 0 && all > 0 ? std::min(one, all) : std::max(one, all);
   }
   machine.measured_f32_gflops = value(peak_key("f32", "1"));
+  machine.gemm_tuning.clear();
+  for (const auto& entry : values) {
+    const std::string& key = entry.first;
+    const std::size_t dot = key.find('.', 5);
+    if (key.rfind("tune.", 0) != 0 || dot == std::string::npos) continue;
+    const std::string isa = key.substr(5, dot - 5);
+    if (!machine.gemm_tuning.contains(isa)) machine.gemm_tuning[isa] = tuning_of(values, isa);
+  }
 }
 
 }  // namespace machine

@@ -43,7 +43,8 @@ std::string save(const Report& r) {
   const std::string comment = std::string("ridge probe") + (r.quick ? " --quick" : "") + " --save, " +
                               stamp + ", " + r.machine.model_name + ", " +
                               std::to_string(r.machine.logical_cpus) + " cpus";
-  if (!ridge::machine::write_measured_file(path, values, comment))
+  if (!ridge::machine::write_measured_file(path, values, comment,
+                                           ridge::machine::cpu_identity(r.machine)))
     throw std::runtime_error("cannot write " + path);
   return path;
 }

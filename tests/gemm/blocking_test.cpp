@@ -24,7 +24,11 @@ TEST(Blocking, ZenFourFloatTile) {
   EXPECT_EQ(b.kc, 596);
   // This core's L3 share: 4 MiB, 16 ways of 256 KiB. A gets (16 - 1) / 2 = 7 ways:
   // 7 * 262144 / (596 * 4) = 769 -> 768 (multiple of 32).
-  EXPECT_EQ(b.mc, 768);
+  EXPECT_EQ(b.mc_at[1], 768);
+  // Half of L2, 4 ways of 128 KiB: 4 * 131072 / 2384 = 219 -> 192; chosen while L3's bandwidth
+  // is unmeasured.
+  EXPECT_EQ(b.mc_at[0], 192);
+  EXPECT_EQ(b.mc, 192);
   // B gets the other 8 ways: 8 * 262144 / 2384 = 879 -> 876 (multiple of 12).
   EXPECT_EQ(b.nc, 876);
 }
@@ -59,22 +63,30 @@ TEST(Blocking, MeasuredCapacitiesReplaceReportedOnes) {
   vm.caches[1].measured_bytes = 720 << 10;
   const gemm_detail::BlockSizes streaming = gemm_detail::derive_block_sizes(vm, 32, 12, 4);
   EXPECT_EQ(reported.kc, streaming.kc);  // L1 is taken as built
-  EXPECT_LT(latency.mc, reported.mc);
+  // The A block's rows as L3 would keep them (mc_at[1]).
+  EXPECT_LT(latency.mc_at[1], reported.mc_at[1]);
   EXPECT_LT(latency.nc, reported.nc);
-  EXPECT_GT(streaming.mc, latency.mc);  // the streaming capacity comes first
-  EXPECT_LT(streaming.mc, reported.mc);
+  EXPECT_GT(streaming.mc_at[1], latency.mc_at[1]);  // the streaming capacity comes first
+  EXPECT_LT(streaming.mc_at[1], reported.mc_at[1]);
   // Per-core share 4.5 MiB in 16 ways of 288 KiB; A gets 7: 7 * 294912 / 2384 = 865 -> 864.
-  EXPECT_EQ(streaming.mc, 864);
+  EXPECT_EQ(streaming.mc_at[1], 864);
+  // In L2 (the choice without a measured L3 bandwidth): half of the measured 720 KiB's 8 ways of
+  // 90 KiB: 4 * 92160 / 2384 = 154 -> 128.
+  EXPECT_EQ(streaming.mc, 128);
+  EXPECT_EQ(streaming.a_level, 2);
   EXPECT_EQ(streaming.direct_b, (720 << 10) / 4);  // the measured L2
   EXPECT_EQ(reported.direct_b, (1 << 20) / 4);
 }
 
-// The A block's home: L3 unless the probe measured that L3 cannot feed the tile's A stream,
-// e * f32 peak / (2 NR) bytes/s with 1.5x headroom (blocking.cpp).
+// The A block's home: L3 when the probe measured that L3 feeds the tile's A stream,
+// e * f32 peak / (2 NR) bytes/s with 1.5x headroom, else L2 (blocking.cpp).
 TEST(Blocking, ASlowL3SendsTheABlockToL2) {
   Machine m = machine_with(32 << 10, 8, 1 << 20, 8, 32 << 20, 16, 8);
   const gemm_detail::BlockSizes unmeasured = gemm_detail::derive_block_sizes(m, 32, 12, 4);
-  EXPECT_EQ(unmeasured.a_level, 3);
+  EXPECT_EQ(unmeasured.a_level, 2);
+  EXPECT_EQ(unmeasured.with_a_level(3).mc, unmeasured.mc_at[1]);
+  EXPECT_EQ(unmeasured.with_a_level(3).a_level, 3);
+  EXPECT_EQ(unmeasured.with_a_level(0).mc, unmeasured.mc);
   // 240 GFLOP/s against NR = 12 asks 40 GB/s of A: 59.9 is short of 1.5x, 60 is not.
   m.measured_f32_gflops = 240;
   m.caches[2].measured_read_gbs = 59.9;
@@ -87,7 +99,7 @@ TEST(Blocking, ASlowL3SendsTheABlockToL2) {
   m.caches[2].measured_read_gbs = 60;
   const gemm_detail::BlockSizes fast = gemm_detail::derive_block_sizes(m, 32, 12, 4);
   EXPECT_EQ(fast.a_level, 3);
-  EXPECT_EQ(fast.mc, unmeasured.mc);
+  EXPECT_EQ(fast.mc, unmeasured.mc_at[1]);
   // f64 asks the same bytes: twice the size at half the rate.
   m.caches[2].measured_read_gbs = 59.9;
   EXPECT_EQ(gemm_detail::derive_block_sizes(m, 16, 12, 8).a_level, 2);

@@ -13,6 +13,7 @@
 
 #include "gemm/dispatch.hpp"
 #include "gemm/reference.hpp"
+#include "gemm/tuning_candidates.hpp"
 #include "ridge/ridge.hpp"
 
 namespace ridge::test {
@@ -154,7 +155,7 @@ TYPED_TEST(GemmTest, SkinnyShapes) {
                             TypeParam(-1), TypeParam(0.5), 3),
                 "");
   // A skinny product whose large operand's columns lie a page or more apart (rows of a row-major
-  // B with N >= 1 KiB of elements): its depth slices are capped at 256, here 256 + 256 + 88.
+  // B with N >= 1 KiB of elements): its depth slices are capped (64 deep unless tuned).
   const std::int64_t page_n = 4096 / sizeof(TypeParam) + 6;
   this->check_all_layouts(20, page_n, 600, TypeParam(0.5), TypeParam(-2));
   // Rows of the small operand exactly 4 KiB apart: they would crowd one L1 set, so the direct
@@ -225,6 +226,38 @@ TYPED_TEST(GemmTest, NanAndInfInAPropagate) {
         }
     }
   }
+}
+
+// Every value `ridge tune` may choose, one field at a time, on shapes whose path the field
+// steers: the packed path (a_level), the direct path's depth slices (slab_depth), a skinny
+// product reading A a page per column (skinny_depth) and an A larger than L2 against a B that
+// fits it (tall_a_path). Independent of this machine's caches only through their sizes.
+TYPED_TEST(GemmTest, EveryTuningCandidateIsCorrect) {
+  const Isa isa = active_isa();
+  const GemmTuning before = gemm_tuning(isa);
+  const std::int64_t page = 4096 / sizeof(TypeParam);
+  const std::int64_t l2_rows = this->table().caches.l2_streamed / sizeof(TypeParam) / 300 + 5;
+  for (const gemm_detail::TuningField& field : gemm_detail::tuning_fields()) {
+    for (std::int64_t value : field.candidates) {
+      GemmTuning t;
+      field.set(t, value);
+      set_gemm_tuning(isa, t);
+      SCOPED_TRACE(std::string(field.name) + " " + std::to_string(value));
+      for (Layout lc : {Layout::row_major, Layout::col_major})
+        ASSERT_EQ(this->check(131, 97, 600, lc, Transpose::none, lc, Transpose::transpose, lc,
+                              TypeParam(1), TypeParam(0.5)),
+                  "");
+      ASSERT_EQ(this->check(300, 20, 1030, Layout::col_major, Transpose::none, Layout::col_major,
+                            Transpose::none, Layout::col_major, TypeParam(-1), TypeParam(1),
+                            page),
+                "");
+      ASSERT_EQ(this->check(l2_rows, 40, 300, Layout::col_major, Transpose::none,
+                            Layout::col_major, Transpose::none, Layout::col_major, TypeParam(1),
+                            TypeParam(0)),
+                "");
+    }
+  }
+  set_gemm_tuning(isa, before);
 }
 
 TYPED_TEST(GemmTest, EveryIsaAgreesWithTheReference) {

@@ -6,10 +6,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
+#include <utility>
 
 #include "machine/measured_file.hpp"
 #include "ridge/machine.hpp"
 #include "ridge/probe.hpp"
+#include "ridge/tuning.hpp"
+#include "ridge/version.h"
 
 namespace ridge::test {
 namespace {
@@ -18,17 +22,94 @@ std::filesystem::path scratch_dir(const char* name) {
   return std::filesystem::temp_directory_path() / (std::string(name) + std::to_string(getpid()));
 }
 
-TEST(MeasuredFile, RoundTripsAndSkipsJunk) {
+constexpr const char* kCpu = "GenuineIntel Test CPU, 2 cpus";
+
+// Writes `text` to a file in a fresh directory and reads it back for kCpu.
+machine::MeasuredFile read_text(const std::string& text) {
+  const std::filesystem::path dir = scratch_dir("ridge_measured_text_");
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "m.txt").string();
+  { std::ofstream(path) << text; }
+  machine::MeasuredFile file = machine::read_measured_file(path, kCpu);
+  std::filesystem::remove_all(dir);
+  return file;
+}
+
+const std::string kHeader = std::string("# comment\nridge ") + RIDGE_VERSION_STRING + "\ncpu " + kCpu + "\n";
+
+TEST(MeasuredFile, RoundTrips) {
   const std::filesystem::path dir = scratch_dir("ridge_measured_");
   const std::string path = (dir / "sub" / "m.txt").string();
-  ASSERT_TRUE(machine::write_measured_file(path, {{"cache.l1.measured_bytes", 36864}, {"peak", 117.25}}, "test"));
-  { std::ofstream(path, std::ios::app) << "not a number line\n\n# comment 5\n"; }
-  const machine::MeasuredValues values = machine::read_measured_file(path);
+  ASSERT_TRUE(machine::write_measured_file(path, {{"cache.l1.measured_bytes", 36864}, {"peak", 117.25}}, "test", kCpu));
+  const machine::MeasuredFile file = machine::read_measured_file(path, kCpu);
   std::filesystem::remove_all(dir);
-  ASSERT_EQ(values.size(), 2u);
-  EXPECT_EQ(values.at("cache.l1.measured_bytes"), 36864);
-  EXPECT_EQ(values.at("peak"), 117.25);
-  EXPECT_TRUE(machine::read_measured_file(path).empty());
+  EXPECT_EQ(file.ignored, "");
+  ASSERT_EQ(file.values.size(), 2u);
+  EXPECT_EQ(file.values.at("cache.l1.measured_bytes"), 36864);
+  EXPECT_EQ(file.values.at("peak"), 117.25);
+  // Absent: nothing, and nothing to say.
+  const machine::MeasuredFile absent = machine::read_measured_file(path, kCpu);
+  EXPECT_TRUE(absent.values.empty());
+  EXPECT_EQ(absent.ignored, "");
+}
+
+TEST(MeasuredFile, AcceptsTheFormItWrites) {
+  const machine::MeasuredFile file = read_text(kHeader + "a 1\n\n# note\nb 2.5\nend\n");
+  EXPECT_EQ(file.ignored, "");
+  EXPECT_EQ(file.values.size(), 2u);
+}
+
+// A file from another CPU or version, cut short or garbled, is ignored whole, with the reason.
+TEST(MeasuredFile, IgnoresStaleTruncatedAndGarbageFiles) {
+  const std::string body = "cache.l1.measured_bytes 36864\ntune.avx2.a_level 2\n";
+  const std::pair<std::string, std::string> cases[] = {
+      {std::string("ridge 0.0.1\ncpu ") + kCpu + "\n" + body + "end\n", "written by ridge 0.0.1"},
+      {std::string("ridge ") + RIDGE_VERSION_STRING + "\ncpu AuthenticAMD Other, 2 cpus\n" + body +
+           "end\n",
+       "written for AuthenticAMD Other, 2 cpus"},
+      {kHeader + body, "truncated"},
+      {kHeader + "cache.l1.measured_bytes 368", "truncated"},
+      {kHeader + "cache.l1.measured_bytes 36864 junk\nend\n", "unreadable line"},
+      {kHeader + "cache.l1.measured_bytes nan\nend\n", "unreadable line"},
+      {kHeader + "\x01\x02\xff\xfe\nend\n", "unreadable line"},
+      {kHeader + body + "end\nmore 1\n", "text after its end line"},
+      {"cache.l1.measured_bytes 36864\nend\n", "no version line"},
+      {std::string("ridge ") + RIDGE_VERSION_STRING + "\n" + body + "end\n", "no cpu line"},
+      {std::string("\x7f" "ELF\x02\x01\x01\x00\x00\x00", 10), "no version line"},
+  };
+  for (const auto& [text, why] : cases) {
+    const machine::MeasuredFile file = read_text(text);
+    EXPECT_TRUE(file.values.empty()) << text;
+    EXPECT_NE(file.ignored.find(why), std::string::npos) << file.ignored << " for\n" << text;
+  }
+}
+
+TEST(MeasuredFile, TuningRoundTripsPerIsa) {
+  GemmTuning t;
+  t.a_level = 2;
+  t.slab_depth = 384;
+  t.tall_a_path = 2;
+  machine::MeasuredValues values;
+  machine::put_tuning(values, "avx2", t);
+  EXPECT_EQ(values.size(), 3u);  // zero fields (the model's choice) are not written
+  EXPECT_EQ(values.at("tune.avx2.slab_depth"), 384);
+  EXPECT_EQ(machine::tuning_of(values, "avx2"), t);
+  EXPECT_EQ(machine::tuning_of(values, "avx512"), GemmTuning{});
+  Machine m;
+  machine::apply_measured(m, values);
+  ASSERT_EQ(m.gemm_tuning.size(), 1u);
+  EXPECT_EQ(m.gemm_tuning.at("avx2"), t);
+}
+
+TEST(MeasuredFile, TuningRangesAreChecked) {
+  EXPECT_TRUE(GemmTuning{}.valid());
+  EXPECT_TRUE((GemmTuning{3, 512, 64, 1}.valid()));
+  EXPECT_FALSE((GemmTuning{1, 0, 0, 0}.valid()));
+  EXPECT_FALSE((GemmTuning{0, 6, 0, 0}.valid()));       // not a multiple of 4
+  EXPECT_FALSE((GemmTuning{0, 0, -4, 0}.valid()));
+  EXPECT_FALSE((GemmTuning{0, 0, 1 << 20, 0}.valid()));
+  EXPECT_FALSE((GemmTuning{0, 0, 0, 3}.valid()));
+  EXPECT_THROW(set_gemm_tuning(Isa::generic, GemmTuning{7, 0, 0, 0}), std::invalid_argument);
 }
 
 TEST(MeasuredFile, BandwidthAndPeakReachTheMachine) {
@@ -81,6 +162,46 @@ TEST(MeasuredFile, DetectReadsWhatProbeSaved) {
   EXPECT_NE(describe(m).find("streaming"), std::string::npos);
   EXPECT_NE(to_json(m).find("\"measured_bytes\""), std::string::npos);
   EXPECT_NE(to_json(m).find("\"streaming_bytes\""), std::string::npos);
+}
+
+// Machine::detect() on a file it must not trust: the reported caches, and why.
+TEST(MeasuredFile, DetectIgnoresAFileItCannotTrust) {
+  const std::filesystem::path dir = scratch_dir("ridge_xdg_stale_");
+  const char* old = std::getenv("XDG_CACHE_HOME");
+  const std::string saved_old = old ? old : "";
+  setenv("XDG_CACHE_HOME", dir.c_str(), 1);
+  const Machine plain = Machine::detect();
+  const std::string path = measured_machine_path(plain);
+  const std::string identity = machine::cpu_identity(plain);
+  const auto detect_with = [&](const machine::MeasuredValues& values, const std::string& cpu) {
+    EXPECT_TRUE(machine::write_measured_file(path, values, "test", cpu));
+    return Machine::detect();
+  };
+  const Machine other_cpu = detect_with({{"cache.l1.measured_bytes", 4096}}, "Other CPU, 64 cpus");
+  const Machine bad_tuning = detect_with({{"cache.l1.measured_bytes", 4096},
+                                          {"tune.avx2.a_level", 5}}, identity);
+  const Machine good = detect_with({{"cache.l1.measured_bytes", 4096},
+                                    {"tune.avx2.skinny_depth", 128}}, identity);
+  if (old) {
+    setenv("XDG_CACHE_HOME", saved_old.c_str(), 1);
+  } else {
+    unsetenv("XDG_CACHE_HOME");
+  }
+  std::filesystem::remove_all(dir);
+  EXPECT_EQ(plain.measured_ignored, "");
+  for (const Machine* m : {&other_cpu, &bad_tuning}) {
+    EXPECT_NE(m->measured_ignored, "");
+    EXPECT_EQ(m->measured_source, "");
+    EXPECT_TRUE(m->gemm_tuning.empty());
+    EXPECT_EQ(m->data_cache(1).measured_bytes, 0);
+  }
+  EXPECT_NE(other_cpu.measured_ignored.find("Other CPU"), std::string::npos);
+  EXPECT_NE(bad_tuning.measured_ignored.find("out of range"), std::string::npos);
+  EXPECT_EQ(good.measured_ignored, "");
+  EXPECT_EQ(good.data_cache(1).measured_bytes, 4096);
+  ASSERT_EQ(good.gemm_tuning.count("avx2"), 1u);
+  EXPECT_EQ(good.gemm_tuning.at("avx2").skinny_depth, 128);
+  EXPECT_NE(describe(good).find("tuned avx2: "), std::string::npos);
 }
 
 }  // namespace

@@ -51,6 +51,14 @@ int main() {
   check(!ridge::describe(machine).empty() && ridge::to_json(machine).front() == '{',
         "ridge::describe, ridge::to_json");
   check(!ridge::measured_machine_path(machine).empty(), "ridge::measured_machine_path");
+  const ridge::GemmTuning tuning = ridge::gemm_tuning(ridge::active_isa());
+  ridge::GemmTuning deeper = tuning;
+  deeper.skinny_depth = 128;
+  ridge::set_gemm_tuning(ridge::active_isa(), deeper);
+  check(ridge::gemm_tuning(ridge::active_isa()) == deeper &&
+            ridge::tuning_text(deeper).find("skinny_depth 128") != std::string::npos,
+        "ridge::set_gemm_tuning, ridge::gemm_tuning, ridge::tuning_text");
+  ridge::set_gemm_tuning(ridge::active_isa(), tuning);
 
   // GEMM and GEMV, C++.
   std::vector<float> a(4, 1.0f), b(4, 2.0f), c(4, 0.0f), x(2, 1.0f), y(2, 0.0f);

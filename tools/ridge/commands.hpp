@@ -12,5 +12,6 @@ void add_bench_gemm_command(CLI::App& bench);
 void add_bench_attention_command(CLI::App& bench);
 void add_bench_gemv_command(CLI::App& bench);
 void add_probe_command(CLI::App& app);
+void add_tune_command(CLI::App& app);
 
 }  // namespace ridge::cli

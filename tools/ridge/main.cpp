@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   ridge::cli::add_bench_gemv_command(bench);
   ridge::cli::add_bench_attention_command(bench);
   ridge::cli::add_probe_command(app);
+  ridge::cli::add_tune_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,43 @@
+// The GEMM choices the cache model cannot settle from the machine's figures alone. `ridge tune`
+// times the candidates on this machine and saves the winners per ISA path in the per-machine
+// file (measured_machine_path); Machine::detect() reads them back and every call uses them.
+// A zero field means "the model's choice" (src/gemm/blocking.cpp, src/gemm/driver.cpp).
+#pragma once
+
+#include <cstdint>
+
+#include "ridge/export.hpp"
+#include "ridge/isa.hpp"
+
+namespace ridge {
+
+struct GemmTuning {
+  // Where the packed path keeps its block of A: 2 (half of L2) or 3 (half of this core's L3
+  // share). The model picks L3 when the probe measured that L3 feeds the tile's stream of A.
+  int a_level = 0;
+  // The deepest depth slice of the direct path (A slabs reread from L1 by each column strip).
+  std::int64_t slab_depth = 0;
+  // The deepest depth slice of a skinny product (N <= 32) that reads A a page per column.
+  std::int64_t skinny_depth = 0;
+  // A product whose B fits L2 but whose A does not, neither of them skinny: 1 runs the direct
+  // path (A read in place or a slab at a time), 2 the packed path (A packed a block at a time,
+  // read in long runs).
+  int tall_a_path = 0;
+
+  // Every field zero or in its range (depths 4 .. 65536, multiples of 4: packing transposes
+  // 4 x 4 blocks).
+  constexpr bool valid() const {
+    const auto depth_ok = [](std::int64_t d) { return d == 0 || (d >= 4 && d <= 65536 && d % 4 == 0); };
+    return (a_level == 0 || a_level == 2 || a_level == 3) && depth_ok(slab_depth) &&
+           depth_ok(skinny_depth) && tall_a_path >= 0 && tall_a_path <= 2;
+  }
+  friend bool operator==(const GemmTuning&, const GemmTuning&) = default;
+};
+
+// The tuning calls on `isa` use: set_gemm_tuning's, else the per-machine file's, else all zero.
+RIDGE_API GemmTuning gemm_tuning(Isa isa);
+// Replaces `isa`'s tuning for this process (a tuner's candidates, an experiment); values out of
+// range throw std::invalid_argument. Calls running meanwhile see either tuning.
+RIDGE_API void set_gemm_tuning(Isa isa, const GemmTuning& tuning);
+
+}  // namespace ridge
