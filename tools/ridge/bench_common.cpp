@@ -90,6 +90,13 @@ std::vector<std::unique_ptr<PeerLibrary>> set_up_threads_and_peers(int& threads,
                   peer->kernel_choice().c_str());
     std::printf("\n");
   }
+  // Each peer's first call comes before the pinning, so that one which sizes itself from the
+  // affinity mask on first use (another ridge build: its per-machine file is named after the
+  // CPU count) sees the machine's CPUs, as ridge did when it started.
+  for (const auto& peer : peers) {
+    float a = 1, b = 1, c = 0;
+    if (peer->has_sgemm()) peer->sgemm(false, false, 1, 1, 1, &a, 1, &b, 1, 0.0f, &c, 1);
+  }
   if (threads == 1) pin_current_thread(Machine::current().cpu_ids.front());
   return peers;
 }
