@@ -23,13 +23,17 @@ struct GemmTuning {
   // path (A read in place or a slab at a time), 2 the packed path (A packed a block at a time,
   // read in long runs).
   int tall_a_path = 0;
+  // Ways of L1 the packed path's KC x NR micro-panel of B fills, which sets KC (the model: all
+  // but one, blocking.cpp); at most the L1's ways less one.
+  int b_l1_ways = 0;
 
   // Every field zero or in its range (depths 4 .. 65536, multiples of 4: packing transposes
   // 4 x 4 blocks).
   constexpr bool valid() const {
     const auto depth_ok = [](std::int64_t d) { return d == 0 || (d >= 4 && d <= 65536 && d % 4 == 0); };
     return (a_level == 0 || a_level == 2 || a_level == 3) && depth_ok(slab_depth) &&
-           depth_ok(skinny_depth) && tall_a_path >= 0 && tall_a_path <= 2;
+           depth_ok(skinny_depth) && tall_a_path >= 0 && tall_a_path <= 2 && b_l1_ways >= 0 &&
+           b_l1_ways <= 64;
   }
   friend bool operator==(const GemmTuning&, const GemmTuning&) = default;
 };

@@ -72,7 +72,8 @@ bool a_lives_in_l3(const Machine& machine, const CacheLevel& l3, int nr) {
 
 }  // namespace
 
-BlockSizes derive_block_sizes(const Machine& machine, int mr, int nr, int element_bytes) {
+BlockSizes derive_block_sizes(const Machine& machine, int mr, int nr, int element_bytes,
+                              int b_l1_ways) {
   const CacheLevel l1 = machine.data_cache(1);
   const CacheLevel l2 = machine.data_cache(2);
   CacheLevel l3 = machine.data_cache(3);
@@ -84,7 +85,9 @@ BlockSizes derive_block_sizes(const Machine& machine, int mr, int nr, int elemen
   const std::int64_t e = element_bytes;
 
   BlockSizes b;
-  const std::int64_t ways_b_l1 = std::max<std::int64_t>(1, g1.ways - 1);
+  const std::int64_t all_but_one = std::max<std::int64_t>(1, g1.ways - 1);
+  const std::int64_t ways_b_l1 = b_l1_ways > 0 ? std::min<std::int64_t>(b_l1_ways, all_but_one)
+                                               : all_but_one;
   // KC a multiple of 4 lets packing transpose 4 x 4 blocks without a remainder.
   b.kc = std::max<std::int64_t>(16, ways_b_l1 * g1.way_bytes() / (nr * e) / 4 * 4);
 

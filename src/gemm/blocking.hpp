@@ -29,8 +29,10 @@ struct BlockSizes {
 };
 
 // Block sizes for an MR x NR micro-kernel on elements of `element_bytes`, from the machine's
-// L1, L2 and L3 (size, line, associativity, sharing).
-BlockSizes derive_block_sizes(const Machine& machine, int mr, int nr, int element_bytes);
+// L1, L2 and L3 (size, line, associativity, sharing); `b_l1_ways` > 0 gives B's micro-panel that
+// many ways of L1 instead of all but one (GemmTuning::b_l1_ways).
+BlockSizes derive_block_sizes(const Machine& machine, int mr, int nr, int element_bytes,
+                              int b_l1_ways = 0);
 
 // The blocks for a product only `kc` deep (kc <= blocks.kc): the model sizes the packed blocks in
 // bytes at depth KC, so a shallower product fits as many more rows of A (MC) and columns of B

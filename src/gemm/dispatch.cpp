@@ -3,6 +3,8 @@
 #include "gemm/dispatch.hpp"
 
 #include <cstdio>
+#include <deque>
+#include <mutex>
 
 #include "ridge/machine.hpp"
 #include "runtime/settings.hpp"
@@ -41,6 +43,29 @@ TypedKernels<T> make_gemm_kernels(Isa isa) {
   return t;
 }
 
+template <class T>
+const BlockSizes& derive_tuned_blocks(Isa isa, const TypedKernels<T>& table,
+                                      const GemmTuning& tuning) {
+  static std::mutex mutex;
+  static std::deque<TunedBlocks> kept;  // never freed: a call may still read an older entry
+  const std::lock_guard lock(mutex);
+  const TunedBlocks& t = kept.emplace_back(TunedBlocks{
+      &tuning, derive_block_sizes(Machine::current(), table.kernels.mr, table.kernels.nr,
+                                  sizeof(T), tuning.b_l1_ways)
+                   .with_a_level(tuning.a_level)});
+  g_tuned_blocks<T>[static_cast<int>(isa)].store(&t, std::memory_order_release);
+  if (runtime::verbose())
+    std::fprintf(stderr, "ridge: %s %s gemm, tuned: MC=%lld (A in L%d) KC=%lld NC=%lld\n",
+                 isa_name(isa), sizeof(T) == 4 ? "f32" : "f64",
+                 static_cast<long long>(t.blocks.mc), t.blocks.a_level,
+                 static_cast<long long>(t.blocks.kc), static_cast<long long>(t.blocks.nc));
+  return t.blocks;
+}
+
+template const BlockSizes& derive_tuned_blocks(Isa, const TypedKernels<float>&,
+                                               const GemmTuning&);
+template const BlockSizes& derive_tuned_blocks(Isa, const TypedKernels<double>&,
+                                               const GemmTuning&);
 template TypedKernels<float> make_gemm_kernels(Isa);
 template TypedKernels<double> make_gemm_kernels(Isa);
 

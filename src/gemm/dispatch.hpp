@@ -1,10 +1,13 @@
 // The GEMM kernels and block sizes of each ISA path and element type, built on first use.
 #pragma once
 
+#include <atomic>
+
 #include "gemm/blocking.hpp"
 #include "gemm/kernel_set.hpp"
 #include "kernels/cache_model.hpp"
 #include "ridge/isa.hpp"
+#include "ridge/tuning.hpp"
 #include "runtime/per_isa.hpp"
 
 namespace ridge::gemm_detail {
@@ -29,6 +32,29 @@ inline runtime::PerIsa<TypedKernels<T>> g_gemm_kernels{&make_gemm_kernels<T>};
 template <class T>
 const TypedKernels<T>& gemm_kernels(Isa isa) {
   return g_gemm_kernels<T>(isa);
+}
+
+// The blocks of a tuning that changes them (GemmTuning::a_level, b_l1_ways), derived once for
+// the tuning object in force (runtime/tuning.hpp never frees one, so its address names it).
+struct TunedBlocks {
+  const GemmTuning* tuning = nullptr;
+  BlockSizes blocks;
+};
+template <class T>
+inline std::atomic<const TunedBlocks*> g_tuned_blocks[3];
+
+// Derives and publishes the blocks of `tuning` (dispatch.cpp).
+template <class T>
+const BlockSizes& derive_tuned_blocks(Isa isa, const TypedKernels<T>& table,
+                                      const GemmTuning& tuning);
+
+// The blocks a call on `isa` uses under `tuning`: the table's unless the tuning changes them.
+template <class T>
+const BlockSizes& tuned_blocks(Isa isa, const TypedKernels<T>& table, const GemmTuning& tuning) {
+  if (tuning.a_level == 0 && tuning.b_l1_ways == 0) return table.blocks;
+  const TunedBlocks* t = g_tuned_blocks<T>[static_cast<int>(isa)].load(std::memory_order_acquire);
+  if (t != nullptr && t->tuning == &tuning) return t->blocks;
+  return derive_tuned_blocks(isa, table, tuning);
 }
 
 }  // namespace ridge::gemm_detail

@@ -177,7 +177,7 @@ void run(const GemmProblem<T>& p) {
   const GemmKernels<T>& loops = table.kernels;
   const kernels::CacheModel& caches = table.caches;
   const GemmTuning& tuning = runtime::gemm_tuning(isa);
-  const BlockSizes blocks = table.blocks.with_a_level(tuning.a_level);
+  const BlockSizes& blocks = tuned_blocks(isa, table, tuning);
 
   const std::int64_t fma = p.m * p.n * p.k;
   // From the whole problem, not a thread's block: the depth blocking fixes the rounding, which

@@ -145,6 +145,7 @@ void put_tuning(MeasuredValues& values, const std::string& isa, const GemmTuning
   put("slab_depth", static_cast<double>(tuning.slab_depth));
   put("skinny_depth", static_cast<double>(tuning.skinny_depth));
   put("tall_a_path", tuning.tall_a_path);
+  put("b_l1_ways", tuning.b_l1_ways);
 }
 
 GemmTuning tuning_of(const MeasuredValues& values, const std::string& isa) {
@@ -157,6 +158,7 @@ GemmTuning tuning_of(const MeasuredValues& values, const std::string& isa) {
   t.slab_depth = static_cast<std::int64_t>(get("slab_depth"));
   t.skinny_depth = static_cast<std::int64_t>(get("skinny_depth"));
   t.tall_a_path = static_cast<int>(get("tall_a_path"));
+  t.b_l1_ways = static_cast<int>(get("b_l1_ways"));
   return t;
 }
 

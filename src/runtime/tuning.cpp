@@ -56,7 +56,8 @@ void set_gemm_tuning(Isa isa, const GemmTuning& tuning) {
     throw std::invalid_argument("ridge::set_gemm_tuning: a field out of range: " +
                                 tuning_text(tuning));
   const std::lock_guard lock(g_mutex);
-  publish(isa, tuning, true);
+  const GemmTuning* current = runtime::g_gemm_tuning[static_cast<int>(isa)].load();
+  if (current == nullptr || !(*current == tuning)) publish(isa, tuning, true);
 }
 
 }  // namespace ridge

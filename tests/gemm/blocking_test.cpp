@@ -33,6 +33,17 @@ TEST(Blocking, ZenFourFloatTile) {
   EXPECT_EQ(b.nc, 876);
 }
 
+// GemmTuning::b_l1_ways: B's micro-panel in that many ways of L1, at most all but one.
+TEST(Blocking, TunedWaysSetTheDepth) {
+  const Machine zen4 = machine_with(32 << 10, 8, 1 << 20, 8, 32 << 20, 16, 8);
+  // 4 ways of 4 KiB: 4 * 4096 / (12 * 4) = 341 -> 340.
+  EXPECT_EQ(gemm_detail::derive_block_sizes(zen4, 32, 12, 4, 4).kc, 340);
+  EXPECT_EQ(gemm_detail::derive_block_sizes(zen4, 32, 12, 4, 8).kc, 596);  // 7 of 8 at most
+  EXPECT_EQ(gemm_detail::derive_block_sizes(zen4, 32, 12, 4, 0).kc, 596);
+  // A shallower KC fits more rows of A and columns of B in the same bytes.
+  EXPECT_GT(gemm_detail::derive_block_sizes(zen4, 32, 12, 4, 4).mc_at[1], 768);
+}
+
 TEST(Blocking, DoubleHalvesTheDepthForTheSameBytes) {
   const Machine zen4 = machine_with(32 << 10, 8, 1 << 20, 8, 32 << 20, 16, 8);
   const gemm_detail::BlockSizes f = gemm_detail::derive_block_sizes(zen4, 16, 12, 4);

@@ -231,7 +231,9 @@ TYPED_TEST(GemmTest, NanAndInfInAPropagate) {
 // Every value `ridge tune` may choose, one field at a time, on shapes whose path the field
 // steers: the packed path (a_level), the direct path's depth slices (slab_depth), a skinny
 // product reading A a page per column (skinny_depth) and an A larger than L2 against a B that
-// fits it (tall_a_path). Independent of this machine's caches only through their sizes.
+// fits it (tall_a_path). Independent of this machine's caches only through their sizes. The
+// blocks a_level and b_l1_ways choose (MC, KC) are any the packed path may get: loops_test.cpp
+// runs it across every block boundary with explicit blocks.
 TYPED_TEST(GemmTest, EveryTuningCandidateIsCorrect) {
   const Isa isa = active_isa();
   const GemmTuning before = gemm_tuning(isa);

@@ -34,7 +34,8 @@ struct Shape {
 
 // The sweep's shapes each field steers (ridge bench gemm's defaults, row-major NN).
 std::vector<Shape> shapes_for(const std::string& field) {
-  if (field == "a_level") return {{2048, 2048, 2048}, {1000, 1000, 1000}};
+  if (field == "b_l1_ways") return {{1000, 1000, 1000}, {1536, 1536, 1536}};
+  if (field == "a_level") return {{1536, 1536, 1536}};
   if (field == "slab_depth") return {{128, 4096, 4096}, {512, 512, 512}};
   if (field == "skinny_depth") return {{8, 4096, 4096}, {32, 4096, 4096}};
   return {{128, 4096, 4096}, {256, 2048, 2048}};  // tall_a_path
