@@ -21,7 +21,7 @@ struct ColumnSweep {
   static constexpr int W = V::width;
 
   // y = alpha * A x + beta * y, A column-major: y is a sum of A's columns. Rows go in blocks
-  // whose partial sums t fill half of L1 (sweep_rows in kernels/matrix_vector.cpp); across a
+  // whose partial sums t stay in L1 (sweep_rows in kernels/matrix_vector.cpp); across a
   // block, kColumns columns at a time stream in (each a contiguous run of the block's rows) and
   // are added to t in column order, so every y element sees the same operations whatever the
   // grouping and the split between threads. While a group streams in, each load also asks L2
@@ -72,8 +72,9 @@ struct ColumnSweep {
     }
   }
 
-  // row_block: rows per block, whose sums `t` (row_block elements) take half of L1; prefetch: A
-  // streams from memory (streams_from_memory in kernels/cache_model.hpp).
+  // row_block: rows per block, whose sums `t` (row_block elements) stay in L1 (sweep_rows in
+  // kernels/matrix_vector.cpp); prefetch: A streams from memory (streams_from_memory in
+  // kernels/cache_model.hpp).
   static void run(const GemvProblem<T>& p, std::int64_t row_block, bool prefetch, T* t) {
     for (std::int64_t i0 = 0; i0 < p.m; i0 += row_block) {
       const std::int64_t rows = std::min(row_block, p.m - i0);

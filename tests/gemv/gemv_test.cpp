@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "gemv/reference.hpp"
+#include "kernels/cache_model.hpp"
 #include "ridge/ridge.hpp"
 
 namespace ridge::test {
@@ -57,9 +58,12 @@ TYPED_TEST(GemvTest, SmallSizes) {
     for (std::int64_t n : sizes) this->check_all_layouts(m, n, TypeParam(1), TypeParam(0.5));
 }
 
-// Around the column sweep's row block (16 KiB of partial sums) and past two of them.
+// Around this machine's largest column-sweep row block (partial sums in all but two ways of L1,
+// kernels/matrix_vector.cpp) and past two of them, where the blocks are balanced.
 TYPED_TEST(GemvTest, RowBlockEdges) {
-  const std::int64_t block = 16384 / sizeof(TypeParam);
+  const kernels::CacheModel& caches = kernels::CacheModel::current();
+  const std::int64_t block =
+      caches.l1_bytes() / caches.l1_ways * (caches.l1_ways - 2) / std::int64_t{sizeof(TypeParam)};
   for (std::int64_t m : {block - 1, block, block + 1, 2 * block + 5})
     for (std::int64_t n : {1, 9}) {
       this->check_all_layouts(m, n, TypeParam(1), TypeParam(0));
