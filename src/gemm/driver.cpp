@@ -46,9 +46,10 @@ constexpr std::int64_t kDirectDepthPerColumn = 16;
 // (columns 16 KiB apart), GFLOP/s or ratios of alternated medians:
 //  - Zen 4 (AVX-512), 1 thread, at depth 32 / 64 / 128 / 256: M = 8 67 / 73 / 80 / 71,
 //    M = 32 70 / 81 / 87 / 81; 256 against 16 N: M = 24 and 32 1.00-1.08 on 1 and 2 threads.
-//  - The 2-vCPU Xeon guest, AVX2 path, f32 and f64 at M = 8 and 32, 1 and 2 threads, geometric
-//    mean over depth 256 (`ridge tune`): 16 1.23, 32 1.28, 64 1.12, 128 0.97, 512 1.01.
-// 64 is the depth that costs least where it is wrong: within 0.88-0.91 of the best on both.
+//  - The 2-vCPU Xeon guest, f32 and f64 at M = 8 and 32, 1 and 2 threads, geometric mean over
+//    depth 64 (`ridge tune`): AVX2 path 16 1.09, 32 1.12, 128 0.89, 512 0.92; AVX-512 path 16
+//    1.19, 32 1.20, 128 0.97, 512 1.02.
+// 64 is the depth that costs least where it is wrong: within 0.85-0.93 of the best on both.
 // Where A's columns lie closer than a page, the extra slices only cost: 300^3 to 384^3 sgemm
 // (A in L2) ran 1-3% slower at 256 (Zen 4), so they keep the slice depth.
 constexpr std::int64_t kMaxInPlaceDepth = 64;
