@@ -30,7 +30,9 @@ struct GemmTuning {
   // Every field zero or in its range (depths 4 .. 65536, multiples of 4: packing transposes
   // 4 x 4 blocks).
   constexpr bool valid() const {
-    const auto depth_ok = [](std::int64_t d) { return d == 0 || (d >= 4 && d <= 65536 && d % 4 == 0); };
+    const auto depth_ok = [](std::int64_t d) {
+      return d == 0 || (d >= 4 && d <= 65536 && d % 4 == 0);
+    };
     return (a_level == 0 || a_level == 2 || a_level == 3) && depth_ok(slab_depth) &&
            depth_ok(skinny_depth) && tall_a_path >= 0 && tall_a_path <= 2 && b_l1_ways >= 0 &&
            b_l1_ways <= 64;

@@ -17,11 +17,16 @@ struct TuningField {
 
 inline const std::vector<TuningField>& tuning_fields() {
   static const std::vector<TuningField> fields = {
-      {"b_l1_ways", {4, 6, 8}, [](GemmTuning& t, std::int64_t v) { t.b_l1_ways = static_cast<int>(v); }},
+      {"b_l1_ways",
+       {4, 6, 8},
+       [](GemmTuning& t, std::int64_t v) { t.b_l1_ways = static_cast<int>(v); }},
       {"a_level", {2, 3}, [](GemmTuning& t, std::int64_t v) { t.a_level = static_cast<int>(v); }},
       {"slab_depth", {256, 512, 1024}, [](GemmTuning& t, std::int64_t v) { t.slab_depth = v; }},
-      {"skinny_depth", {16, 32, 64, 128, 512}, [](GemmTuning& t, std::int64_t v) { t.skinny_depth = v; }},
-      {"tall_a_path", {1, 2},
+      {"skinny_depth",
+       {16, 32, 64, 128, 512},
+       [](GemmTuning& t, std::int64_t v) { t.skinny_depth = v; }},
+      {"tall_a_path",
+       {1, 2},
        [](GemmTuning& t, std::int64_t v) { t.tall_a_path = static_cast<int>(v); }},
   };
   return fields;

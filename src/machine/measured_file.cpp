@@ -49,6 +49,15 @@ bool parse_value(const std::string& line, std::string& key, double& value) {
   return static_cast<bool>(fields >> key >> value) && std::isfinite(value) && !(fields >> rest);
 }
 
+// The start of a line as text fit for a message: a garbled file may hold anything.
+std::string printable(const std::string& line) {
+  constexpr std::size_t kShown = 40;
+  std::string shown = line.substr(0, kShown);
+  for (char& c : shown)
+    if (c < 0x20 || c > 0x7e) c = '?';
+  return line.size() > kShown ? shown + "..." : shown;
+}
+
 }  // namespace
 
 std::string cpu_identity(const Machine& machine) {
@@ -88,7 +97,8 @@ MeasuredFile read_measured_file(const std::string& path, const std::string& cpu)
     } else {
       std::string key;
       double value = 0;
-      if (!parse_value(line, key, value)) return ignore("unreadable line '" + line + "'");
+      if (!parse_value(line, key, value))
+        return ignore("unreadable line '" + printable(line) + "'");
       file.values[key] = value;
     }
   }

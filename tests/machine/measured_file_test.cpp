@@ -35,12 +35,14 @@ machine::MeasuredFile read_text(const std::string& text) {
   return file;
 }
 
-const std::string kHeader = std::string("# comment\nridge ") + RIDGE_VERSION_STRING + "\ncpu " + kCpu + "\n";
+const std::string kHeader =
+    std::string("# comment\nridge ") + RIDGE_VERSION_STRING + "\ncpu " + kCpu + "\n";
 
 TEST(MeasuredFile, RoundTrips) {
   const std::filesystem::path dir = scratch_dir("ridge_measured_");
   const std::string path = (dir / "sub" / "m.txt").string();
-  ASSERT_TRUE(machine::write_measured_file(path, {{"cache.l1.measured_bytes", 36864}, {"peak", 117.25}}, "test", kCpu));
+  ASSERT_TRUE(machine::write_measured_file(
+      path, {{"cache.l1.measured_bytes", 36864}, {"peak", 117.25}}, "test", kCpu));
   const machine::MeasuredFile file = machine::read_measured_file(path, kCpu);
   std::filesystem::remove_all(dir);
   EXPECT_EQ(file.ignored, "");
@@ -71,7 +73,9 @@ TEST(MeasuredFile, IgnoresStaleTruncatedAndGarbageFiles) {
       {kHeader + "cache.l1.measured_bytes 368", "truncated"},
       {kHeader + "cache.l1.measured_bytes 36864 junk\nend\n", "unreadable line"},
       {kHeader + "cache.l1.measured_bytes nan\nend\n", "unreadable line"},
-      {kHeader + "\x01\x02\xff\xfe\nend\n", "unreadable line"},
+      // Shown as text: four '?' (spelled out, "??'" being a trigraph).
+      {kHeader + "\x01\x02\xff\xfe\nend\n",
+       std::string("unreadable line '") + std::string(4, '?') + "'"},
       {kHeader + body + "end\nmore 1\n", "text after its end line"},
       {"cache.l1.measured_bytes 36864\nend\n", "no version line"},
       {std::string("ridge ") + RIDGE_VERSION_STRING + "\n" + body + "end\n", "no cpu line"},

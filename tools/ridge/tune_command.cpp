@@ -56,14 +56,15 @@ struct Operands {
     fill_random(b, rng);
   }
   void run() {
-    gemm(T(1), row_major<const T>(a.data(), s.m, s.k), row_major<const T>(b.data(), s.k, s.n),
-         T(0), row_major<T>(c.data(), s.m, s.n));
+    gemm(T(1), row_major<const T>(a.data(), s.m, s.k), row_major<const T>(b.data(), s.k, s.n), T(0),
+         row_major<T>(c.data(), s.m, s.n));
   }
 };
 
 // log(rate of each candidate / rate of candidates[0]) for one shape, type and thread count.
 template <class T>
-std::vector<double> log_ratios(Isa isa, const GemmTuning& base, const gemm_detail::TuningField& field,
+std::vector<double> log_ratios(Isa isa, const GemmTuning& base,
+                               const gemm_detail::TuningField& field,
                                const std::vector<std::int64_t>& values, Shape shape, int rounds) {
   std::mt19937 rng(7);
   Operands<T> operands(shape, rng);
@@ -71,10 +72,12 @@ std::vector<double> log_ratios(Isa isa, const GemmTuning& base, const gemm_detai
   for (std::int64_t v : values) {
     GemmTuning t = base;
     field.set(t, v);
-    contenders.push_back({std::to_string(v), [isa, t, &operands] {
+    contenders.push_back({std::to_string(v),
+                          [isa, t, &operands] {
                             set_gemm_tuning(isa, t);
                             operands.run();
-                          }, {}});
+                          },
+                          {}});
   }
   time_alternately(contenders, 2.0 * shape.m * shape.n * shape.k, rounds);
   std::vector<double> logs;
@@ -152,18 +155,20 @@ std::string save(Isa isa, const GemmTuning& tuning, bool quick) {
 }  // namespace
 
 void add_tune_command(CLI::App& app) {
-  CLI::App* cmd = app.add_subcommand(
-      "tune", "Time the GEMM choices the cache model leaves open and save the winners "
-              "(the active ISA path; RIDGE_ISA picks another)");
+  CLI::App* cmd =
+      app.add_subcommand("tune",
+                         "Time the GEMM choices the cache model leaves open and save the winners "
+                         "(the active ISA path; RIDGE_ISA picks another)");
   static TuneOptions o;
   cmd->add_flag("--quick", o.quick, "f32 on all threads only, fewer rounds (under 30 s)");
   cmd->callback([] {
     const Isa isa = active_isa();
     const double start = now_seconds();
     if (Machine::current().measured_source.empty())
-      std::fprintf(stderr,
-                   "ridge tune: no probe figures for this machine; the model's choices are the "
-                   "unmeasured ones (`ridge probe --save` first, then tune again, to tune those)\n");
+      std::fprintf(
+          stderr,
+          "ridge tune: no probe figures for this machine; the model's choices are the "
+          "unmeasured ones (`ridge probe --save` first, then tune again, to tune those)\n");
     std::printf("ridge tune: %s path, %s\n", isa_name(isa), Machine::current().model_name.c_str());
     const GemmTuning best = tune(isa, o);
     std::printf("chosen: %s\n", tuning_text(best).c_str());
