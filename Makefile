@@ -35,7 +35,8 @@ build: deps
 
 bench: build peers
 	$(RIDGE) info
-	$(RIDGE) probe --quick
+	$(RIDGE) probe --quick --save
+	$(RIDGE) tune --quick
 	$(RIDGE) bench gemm --threads 1 --runs 5 --vs openblas --vs blis --vs onednn \
 	  --shapes 64x64x64,256x256x256,1024x1024x1024,8x4096x4096,1000x1000x1000
 

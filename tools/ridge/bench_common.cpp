@@ -132,16 +132,20 @@ probe::Figure dram_read_bandwidth(int threads) {
   return probe::read_bandwidth(threads, 8 * llc / threads);
 }
 
-void time_alternately(std::vector<Contender>& contenders, double work, int runs) {
+void time_alternately(std::vector<Contender>& contenders, double work, int runs,
+                      bool reverse_odd_rounds) {
   std::vector<int> repeats;
   for (const Contender& con : contenders) repeats.push_back(con.call ? repeats_for(con.call) : 0);
   for (int run = 0; run < runs; ++run)
-    for (std::size_t i = 0; i < contenders.size(); ++i)
+    for (std::size_t step = 0; step < contenders.size(); ++step) {
+      const std::size_t i =
+          reverse_odd_rounds && run % 2 == 1 ? contenders.size() - 1 - step : step;
       if (contenders[i].call) {
         quiesce();
         contenders[i].rates.push_back(work > 0 ? time_sample(contenders[i].call, work, repeats[i])
                                                : 0.0);
       }
+    }
 }
 
 PeerColumns::PeerColumns(const std::vector<std::unique_ptr<PeerLibrary>>& peers)

@@ -67,7 +67,10 @@ struct Contender {
 
 // Warms up each contender, then times it `runs` times, every contender once per round, so that
 // ridge and the peers meet the same machine noise; `work` (FLOP, bytes) per call makes the rates.
-void time_alternately(std::vector<Contender>& contenders, double work, int runs);
+// reverse_odd_rounds: every other round runs the contenders in reverse order, so that none is
+// always the one after the pause between rounds.
+void time_alternately(std::vector<Contender>& contenders, double work, int runs,
+                      bool reverse_odd_rounds = false);
 
 // The peer columns of a bench table: their heading, each row's medians, spreads and ridge's
 // ratios, and at the end the geometric mean of each peer's ratios over the rows it ran.

@@ -3,8 +3,8 @@
 // probe's figures, where every later process finds them.
 //
 // One field at a time, in the order of tuning_fields(), each from the winners so far: every
-// candidate and the model's choice run alternately on the shapes of the standard sweep that the
-// field steers, f32 and f64, on one thread and on all. A candidate replaces the model's choice
+// candidate and the model's choice run alternately (in reverse order every other round) on the
+// shapes of the standard sweep that the field steers, f32 and f64, on one thread and on all. A candidate replaces the model's choice
 // only when the geometric mean of its rates over the model's beats 1 + kMargin: a quick
 // measurement can be a third off in a noise burst, and a choice that wins by less is not worth a
 // file's worth of difference between two machines of one kind.
@@ -79,7 +79,7 @@ std::vector<double> log_ratios(Isa isa, const GemmTuning& base,
                           },
                           {}});
   }
-  time_alternately(contenders, 2.0 * shape.m * shape.n * shape.k, rounds);
+  time_alternately(contenders, 2.0 * shape.m * shape.n * shape.k, rounds, true);
   std::vector<double> logs;
   const double model = summarize(contenders[0].rates).median;
   for (const Contender& c : contenders) logs.push_back(std::log(summarize(c.rates).median / model));
@@ -87,7 +87,7 @@ std::vector<double> log_ratios(Isa isa, const GemmTuning& base,
 }
 
 GemmTuning tune(Isa isa, const TuneOptions& o) {
-  const int rounds = o.quick ? 3 : 5;
+  const int rounds = 5;
   const int cpus = Machine::current().logical_cpus;
   std::vector<int> thread_counts = {cpus};
   if (!o.quick && cpus > 1) thread_counts.insert(thread_counts.begin(), 1);
@@ -160,7 +160,7 @@ void add_tune_command(CLI::App& app) {
                          "Time the GEMM choices the cache model leaves open and save the winners "
                          "(the active ISA path; RIDGE_ISA picks another)");
   static TuneOptions o;
-  cmd->add_flag("--quick", o.quick, "f32 on all threads only, fewer rounds (under 30 s)");
+  cmd->add_flag("--quick", o.quick, "f32 on all threads only (under 30 s)");
   cmd->callback([] {
     const Isa isa = active_isa();
     const double start = now_seconds();
