@@ -14,6 +14,7 @@ struct BlockSizes {
   std::int64_t kc = 0;        // depth of micro-panels; an A micro-panel + a B micro-panel fit L1
   std::int64_t nc = 0;        // columns of the packed B panel, in the rest of that share
   std::int64_t direct_b = 0;  // elements of an unpacked B that stay in L2 (direct path limit)
+  std::int64_t slab_depth = 0;  // the direct path's deepest slice (GemmTuning::slab_depth's model)
   int a_level = 3;            // where the A block is kept: 2 or 3 (blocking.cpp, a_lives_in_l3)
   std::int64_t mc_at[2] = {};  // MC with the A block in L2 and in L3: mc is mc_at[a_level - 2]
 

@@ -59,21 +59,6 @@ std::int64_t direct_depth(std::int64_t n) {
   return n <= kStreamBoundWidth ? kStreamBoundDepth : kDirectDepthPerColumn * n;
 }
 
-// The deepest slice of the direct path: its MR x depth slab of A, which every column strip of a
-// row of tiles rereads, in all but one way of L1 (as KC does for the packed path's B
-// micro-panel, blocking.cpp), unless tuned. Measured on the Xeon guest (48 KiB 12-way L1), sgemm
-// 128 x 4096 x 4096 on 1 thread, AVX2 path (16-row tiles): 74.5 GFLOP/s at the KC (1876), 83.8
-// at 704 (this rule), 87.3 at 512, 86.6 at 256; 512^3 117 down to depth 512, 114 at 352 and
-// 256. `ridge tune` over those and 512^3, f32 and f64, 1 and 2 threads, against half of L1:
-// AVX2 (384) 256 1.01, 512 1.10, 1024 1.08; AVX-512 (192) 256 1.01, 512 0.97, 1024 0.97.
-template <class T>
-std::int64_t slab_depth(const GemmTuning& tuning, int mr, const kernels::CacheModel& caches) {
-  if (tuning.slab_depth > 0) return tuning.slab_depth;
-  const std::int64_t ways = std::max<std::int64_t>(1, caches.l1_ways - 1);
-  return std::max<std::int64_t>(
-      16, ways * caches.l1_sets * caches.l1_line / (mr * std::int64_t{sizeof(T)}) / 4 * 4);
-}
-
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 template <class T>
@@ -184,7 +169,8 @@ void run(const GemmProblem<T>& p) {
   // From the whole problem, not a thread's block: the depth blocking fixes the rounding, which
   // must not depend on the thread count.
   const std::int64_t slice_kc =
-      std::min({blocks.kc, direct_depth(p.n), slab_depth<T>(tuning, loops.mr, caches)});
+      std::min({blocks.kc, direct_depth(p.n),
+                tuning.slab_depth > 0 ? tuning.slab_depth : blocks.slab_depth});
   // The direct path (A never packed) while B stays in L2, where every tile of A rereads it
   // from: all of B read in place (BlockSizes::direct_b), or one depth slice of B packed at a
   // time -- which saves packing A, a full extra pass over the larger operand, when B is narrow
