@@ -81,6 +81,9 @@ struct Machine {
   // One CPU's f32 FMA rate in GFLOP/s on its best instruction set, as `ridge probe --save`
   // measured it; 0 when not measured.
   double measured_f32_gflops = 0;
+  // FMAs of each ISA's full vector width one CPU issued a cycle, by ISA name, as the probe
+  // measured them (its f32 rate over clock x lanes x 2): the FMA pipes, about 1 or 2.
+  std::map<std::string, double> measured_fma_per_cycle;
   std::vector<int> cpu_ids;        // their ids
 
   // The data cache at `level` (1, 2, 3); a default-constructed level with size 0 if absent.

@@ -2,6 +2,7 @@
 // caches for their tile, logged under RIDGE_VERBOSE.
 #include "gemm/dispatch.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <deque>
 #include <mutex>
@@ -28,18 +29,32 @@ GemmKernels<T> isa_kernels(Isa isa) {
 
 }  // namespace
 
+// Rounded so that a noisy run (which only reads low) keeps two pipes down to 0.63x of their rate.
+// Unmeasured: the most, whose narrow tiles cost least where wrong: on the 2-vCPU Xeon guest (two
+// 512-bit pipes) the one-pipe tiles ran 32^3 to 96^3 9-18% slower, while on Zen 4 (one pipe) even
+// the full 12-column tile stayed within 1-3% of the one-pipe tiles.
+int fma_pipes(const Machine& machine, Isa isa) {
+  const auto found = machine.measured_fma_per_cycle.find(isa_name(isa));
+  if (found == machine.measured_fma_per_cycle.end()) return kernels::kMaxFmaPipes;
+  return std::clamp(static_cast<int>(found->second + 0.75), 1, kernels::kMaxFmaPipes);
+}
+
 template <class T>
 TypedKernels<T> make_gemm_kernels(Isa isa) {
+  const Machine& machine = Machine::current();
   const GemmKernels<T> kernels = isa_kernels<T>(isa);
-  const TypedKernels<T> t{kernels,
-                          derive_block_sizes(Machine::current(), kernels.mr, kernels.nr, sizeof(T)),
-                          kernels::CacheModel::current()};
+  const int pipes = fma_pipes(machine, isa);
+  const TypedKernels<T> t{kernels, derive_block_sizes(machine, kernels.mr, kernels.nr, sizeof(T)),
+                          kernels::CacheModel::current(), kernels.narrow_columns[pipes - 1]};
   if (runtime::verbose())
-    std::fprintf(stderr, "ridge: %s %s gemm: MR=%d NR=%d MC=%lld (A in L%d) KC=%lld NC=%lld\n",
+    std::fprintf(stderr,
+                 "ridge: %s %s gemm: MR=%d NR=%d MC=%lld (A in L%d) KC=%lld NC=%lld, narrow "
+                 "tiles %d columns (%d FMA pipe%s%s)\n",
                  isa_name(isa), sizeof(T) == 4 ? "f32" : "f64", t.kernels.mr, t.kernels.nr,
                  static_cast<long long>(t.blocks.mc), t.blocks.a_level,
-                 static_cast<long long>(t.blocks.kc),
-                 static_cast<long long>(t.blocks.nc));
+                 static_cast<long long>(t.blocks.kc), static_cast<long long>(t.blocks.nc),
+                 t.narrow_columns, pipes, pipes == 1 ? "" : "s",
+                 machine.measured_fma_per_cycle.contains(isa_name(isa)) ? ", measured" : "");
   return t;
 }
 

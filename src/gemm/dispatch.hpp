@@ -7,6 +7,7 @@
 #include "gemm/kernel_set.hpp"
 #include "kernels/cache_model.hpp"
 #include "ridge/isa.hpp"
+#include "ridge/machine.hpp"
 #include "ridge/tuning.hpp"
 #include "runtime/per_isa.hpp"
 
@@ -18,7 +19,12 @@ struct TypedKernels {
   GemmKernels<T> kernels;
   BlockSizes blocks;
   kernels::CacheModel caches;
+  int narrow_columns = 0;  // the narrow tiles for this machine's FMA pipes (DirectOptions)
 };
+
+// The FMA pipes of `isa`'s vector width a core of `machine` has, 1 .. kernels::kMaxFmaPipes:
+// the probe's FMAs a cycle (Machine::measured_fma_per_cycle), rounded.
+int fma_pipes(const Machine& machine, Isa isa);
 
 // Builds the table of a supported ISA (dispatch.cpp).
 template <class T>

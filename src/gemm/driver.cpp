@@ -236,8 +236,10 @@ void run(const GemmProblem<T>& p) {
                       : slice_kc;
   // Packed only where more than one column strip rereads the slab: one strip reads it once.
   options.pack_a = p.a_rs == 1 && p.n > loops.nr && a_crowds_l1(options.depth);
-  // A B that fits in L1 runs narrower tiles (Loops::direct).
-  options.narrow_tiles = p.k * p.n * std::int64_t{sizeof(T)} <= caches.l1_bytes();
+  // A B that fits in L1 runs narrower tiles (Loops::direct), as narrow as this core's FMA pipes
+  // allow.
+  if (p.k * p.n * std::int64_t{sizeof(T)} <= caches.l1_bytes())
+    options.narrow_columns = table.narrow_columns;
   const bool prefetch_a =
       kernels::streams_from_memory(p.m * p.k * std::int64_t{sizeof(T)}, caches);
   const kernels::VectorKernels<T>* vector = dot ? &kernels::vector_kernels<T>(isa) : nullptr;

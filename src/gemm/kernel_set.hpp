@@ -8,6 +8,7 @@
 
 #include "gemm/blocking.hpp"
 #include "kernels/problem.hpp"
+#include "kernels/tile_shapes.hpp"
 #include "runtime/workspace.hpp"
 #include "simd/isa_unit.hpp"
 
@@ -20,7 +21,9 @@ struct DirectOptions {
   std::int64_t depth = 0;     // KC: the depth of each slice of the product
   bool pack_b = false;        // pack each depth slice of B, else read B in place
   bool pack_a = false;        // pack each MR-row slab of A even where it could be read in place
-  bool narrow_tiles = false;  // B fits L1: narrow tiles (kernels::TileShape::narrow_accumulators)
+  // B fits L1: tiles this many columns wide (one of GemmKernels::narrow_columns); 0 or NR: the
+  // full tile.
+  int narrow_columns = 0;
   // Whether the direct path packs A: as asked, and always when A's rows are not contiguous.
   template <class T>
   bool packs_a(const kernels::GemmProblem<T>& p) const { return pack_a || p.a_rs != 1; }
@@ -67,6 +70,8 @@ struct GemmKernels {
   int mr = 0;     // micro-tile rows (a multiple of the vector width)
   int nr = 0;     // micro-tile columns
   int width = 0;  // elements per vector
+  // The narrow tiles' columns (DirectOptions::narrow_columns) for 1, 2, ... FMA pipes; nr: none.
+  int narrow_columns[kernels::kMaxFmaPipes] = {};
   // The five-loop algorithm with packed A and B, on the calling thread; `work` holds
   // packed_workspace(m, n, k, blocks, mr, nr).bytes().
   void (*packed)(const GemmProblem<T>&, const BlockSizes&, std::byte* work) = nullptr;

@@ -56,23 +56,36 @@ struct Loops {
   // alignment).
   static constexpr bool uses_one_vector(int m) { return MV > 1 && m <= V::width; }
 
-  // Columns of the narrow MV-vector tiles: just enough accumulators to keep the FMA units busy
-  // (TileShape::narrow_accumulators). One-vector tiles stay NR wide: they have only NR
-  // accumulators, and as 8 + 8 columns 16^3 sgemm (AVX-512, Zen 4) took 101 ns a call against
-  // 92 as 12 + 4.
-  static constexpr int kNarrowColumns = std::min(NR, (Shape.narrow_accumulators + MV - 1) / MV);
+  // Columns of the narrow MV-vector tiles for 1 .. kMaxFmaPipes FMA pipes (TileShape::
+  // narrow_columns; NR: none). One-vector tiles stay NR wide: they have only NR accumulators,
+  // and as 8 + 8 columns 16^3 sgemm (AVX-512, Zen 4) took 101 ns a call against 92 as 12 + 4.
+  template <int Pipes>
+  static constexpr int kNarrowColumns = Shape.narrow_columns(Pipes);
 
-  // A row of narrow MV-vector tiles, `columns` (a multiple of kNarrowColumns) columns in all, B
-  // read in place; for problems whose B fits in L1 (see direct()). Only the first tile fetches A
-  // ahead.
+  // A row of narrow MV-vector tiles, `columns` (a multiple of Width) columns in all, B read in
+  // place; for problems whose B fits in L1 (see direct()). Only the first tile fetches A ahead.
+  template <int Width>
   [[gnu::noinline]] static void narrow_row(std::int64_t kc, PanelA a, StridedB b, TileC c,
                                            std::int64_t columns) {
-    c.cols = kNarrowColumns;
-    for (std::int64_t j = 0; j < columns; j += kNarrowColumns) {
-      kernels::micro_tile<V, MV, kNarrowColumns>(kc, a, b, c);
+    c.cols = Width;
+    for (std::int64_t j = 0; j < columns; j += Width) {
+      kernels::micro_tile<V, MV, Width>(kc, a, b, c);
       a.prefetch = 0;
-      b.b += kNarrowColumns * b.cs;
-      c.data += kNarrowColumns * c.ld;
+      b.b += Width * b.cs;
+      c.data += Width * c.ld;
+    }
+  }
+  using NarrowRowFn = void (*)(std::int64_t, PanelA, StridedB, TileC, std::int64_t);
+  // The narrow row of `width` columns, if one is compiled (else null).
+  template <int Pipes = 1>
+  static NarrowRowFn narrow_row_of(int width) {
+    if constexpr (Pipes > kernels::kMaxFmaPipes) {
+      return nullptr;
+    } else {
+      if constexpr (kNarrowColumns<Pipes> < NR) {
+        if (width == kNarrowColumns<Pipes>) return &narrow_row<kNarrowColumns<Pipes>>;
+      }
+      return narrow_row_of<Pipes + 1>(width);
     }
   }
 
@@ -136,19 +149,20 @@ struct Loops {
   // asks) one MR x kc slab at a time packed; B read in place, or packed when options.pack_b
   // says so. The driver packs a skinny B (N <= 32 against a large M): that costs little, and
   // the broadcasts then come from one contiguous panel instead of up to 32 rows lda apart,
-  // which alias in L1 when lda is a power of two. A large B is never packed here: that would cost as much memory traffic as the
-  // product.
+  // which alias in L1 when lda is a power of two. A large B is never packed here: that would cost
+  // as much memory traffic as the product.
   //
   // Loop order: KC of the depth at a time, then every MR-row tile, then every NR-column strip.
   // Consecutive tiles read consecutive bytes of the same kc columns of A, so A streams from
   // memory once, in order; the tile's kc x MR slab of A is then reused from L1 by every strip.
   //
-  // options.narrow_tiles: B fits in L1 and is read in place. The MV-vector tiles are then
-  // kNarrowColumns wide, in one call per row of tiles. A wide tile saves rereads of A and B from
-  // L2, which a problem in L1 does not make; a narrow one ends in 8 stores instead of 24 and is
-  // short enough for its successor to start while it finishes (the likely reason; the VM it was
-  // measured on has no performance counters). Measured on Zen 4 (AVX-512), 1 thread, cblas calls
-  // alternated with 12-column tiles (medians of 31, ns): sgemm 32^3 642 -> 637, 48^3
+  // options.narrow_columns: B fits in L1 and is read in place. The MV-vector tiles are then
+  // that narrow (one of kNarrowColumns), in one call per row of tiles. A wide tile saves rereads
+  // of A and B from L2, which a problem in L1 does not make; a narrow one ends in 8 stores
+  // instead of 24 and is short enough for its successor to start while it finishes (the likely
+  // reason; the VM it was measured on has no performance counters). Measured on Zen 4 (AVX-512,
+  // one pipe: 4 columns), 1 thread, cblas calls alternated with 12-column tiles (medians of 31,
+  // ns): sgemm 32^3 642 -> 637, 48^3
   // 2022 -> 1960, 64^3 4798 -> 4676; dgemm 16^3 185 -> 178, 32^3 1243 -> 1222, 48^3
   // 4066 -> 3983, 64^3 10089 -> 9946.
   static void direct(const GemmProblem<T>& p, const DirectOptions& options, std::byte* work) {
@@ -157,6 +171,7 @@ struct Loops {
     const WorkspaceParts<T> parts = direct_workspace(p, options, MR, NR);
     T* a_packed = parts.a(work);
     T* b_packed = parts.b(work);
+    const NarrowRowFn narrow = options.pack_b ? nullptr : narrow_row_of(options.narrow_columns);
     for (std::int64_t pc = 0; pc < p.k; pc += depth) {
       const std::int64_t kc = std::min(depth, p.k - pc);
       const T beta = pc == 0 ? p.beta : T(1);
@@ -191,13 +206,11 @@ struct Loops {
         // needs no masked loads.
         a.full_rows = !a_in_place || m == (one_vector ? V::width : MR);
         std::int64_t jc = 0;
-        if constexpr (kNarrowColumns < NR) {
-          if (options.narrow_tiles && !one_vector && !options.pack_b && p.n >= kNarrowColumns) {
-            jc = p.n / kNarrowColumns * kNarrowColumns;
-            a.prefetch = prefetch;
-            narrow_row(kc, a, StridedB{p.b + pc * p.b_rs, p.b_rs, p.b_cs},
-                       TileC{p.c + ic, p.ldc, m, kNarrowColumns, p.alpha, beta}, jc);
-          }
+        if (narrow != nullptr && !one_vector && p.n >= options.narrow_columns) {
+          jc = p.n / options.narrow_columns * options.narrow_columns;
+          a.prefetch = prefetch;
+          narrow(kc, a, StridedB{p.b + pc * p.b_rs, p.b_rs, p.b_cs},
+                 TileC{p.c + ic, p.ldc, m, options.narrow_columns, p.alpha, beta}, jc);
         }
         for (; jc < p.n; jc += NR) {
           // A tile of fewer columns runs a kernel with exactly that many: no FMA is spent on
@@ -222,7 +235,14 @@ struct Loops {
 template <class V, kernels::TileShape Shape>
 GemmKernels<typename V::scalar> make_gemm_kernels() {
   using L = Loops<V, Shape>;
-  return {V::name, L::MR, Shape.nr, V::width, &L::packed, &L::direct};
+  static_assert(kernels::kMaxFmaPipes == 2);
+  return {.isa = V::name,
+          .mr = L::MR,
+          .nr = Shape.nr,
+          .width = V::width,
+          .narrow_columns = {L::template kNarrowColumns<1>, L::template kNarrowColumns<2>},
+          .packed = &L::packed,
+          .direct = &L::direct};
 }
 
 }  // namespace ridge::gemm_detail

@@ -138,6 +138,8 @@ std::string peak_key(const std::string& type, const std::string& threads) {
   return "peak_gflops." + type + "." + threads;
 }
 
+std::string fma_per_cycle_key(const std::string& isa) { return "fma_per_cycle." + isa; }
+
 std::string bandwidth_key(const std::string& kernel, const std::string& level,
                           const std::string& threads) {
   return "bandwidth_gbs." + kernel + "." + level + "." + threads;
@@ -188,6 +190,10 @@ void apply_measured(Machine& machine, const MeasuredValues& values) {
     c.measured_read_gbs = one > 0 && all > 0 ? std::min(one, all) : std::max(one, all);
   }
   machine.measured_f32_gflops = value(peak_key("f32", "1"));
+  machine.measured_fma_per_cycle.clear();
+  for (const char* isa : {"generic", "avx2", "avx512"})
+    if (const double per_cycle = value(fma_per_cycle_key(isa)); per_cycle > 0)
+      machine.measured_fma_per_cycle[isa] = per_cycle;
   machine.gemm_tuning.clear();
   for (const auto& entry : values) {
     const std::string& key = entry.first;

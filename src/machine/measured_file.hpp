@@ -37,6 +37,9 @@ std::string streaming_cache_key(int level);
 // "peak_gflops.<type>.<threads>": a measured FMA peak (type "f32", "f64", "bf16", "int8";
 // threads "1" or "all", probe/thread_keys.hpp).
 std::string peak_key(const std::string& type, const std::string& threads);
+// "fma_per_cycle.<isa>": FMAs of the ISA's vector width one CPU issued a cycle (isa "generic",
+// "avx2", "avx512").
+std::string fma_per_cycle_key(const std::string& isa);
 // "bandwidth_gbs.<kernel>.<level>.<threads>": a measured bandwidth plateau (kernel "read",
 // "write", ...; level "l1" .. "l3", "dram").
 std::string bandwidth_key(const std::string& kernel, const std::string& level,
@@ -47,7 +50,8 @@ std::string tuning_key(const std::string& isa, const std::string& field);
 void put_tuning(MeasuredValues& values, const std::string& isa, const GemmTuning& tuning);
 GemmTuning tuning_of(const MeasuredValues& values, const std::string& isa);
 // Sets each cache level's measured_bytes, streaming_bytes and measured_read_gbs, the machine's
-// measured_f32_gflops and its GEMM tuning per ISA, from the figures `values` holds.
+// measured_f32_gflops, measured_fma_per_cycle and its GEMM tuning per ISA, from the figures
+// `values` holds.
 void apply_measured(Machine& machine, const MeasuredValues& values);
 
 }  // namespace ridge::machine

@@ -1,5 +1,6 @@
 // `ridge probe --save`: the measured capacities, peaks and plateaus into the per-machine file
 // that Machine::detect() reads back (src/machine/measured_file.hpp).
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <stdexcept>
@@ -15,6 +16,14 @@ namespace {
 // Whole 4 KiB pages: a step's position on the curves is not known better than that.
 double whole_pages(std::int64_t bytes) { return static_cast<double>(bytes / 4096 * 4096); }
 
+// f32 lanes of the vector ISAs the GEMM kernels run on (generic: SSE2 or ASIMD); 0 for the
+// probe's other loops (scalar, sse).
+int f32_lanes(const std::string& isa) {
+  if (isa == "avx512") return 16;
+  if (isa == "avx2") return 8;
+  return isa == "generic" ? 4 : 0;
+}
+
 }  // namespace
 
 std::string save(const Report& r) {
@@ -28,6 +37,14 @@ std::string save(const Report& r) {
       values[ridge::machine::streaming_cache_key(c.level)] = whole_pages(c.from_bandwidth_bytes);
   }
   if (r.clock_ghz.samples > 0) values["clock_ghz"] = r.clock_ghz.median;
+  // The FMA pipes of each kernel ISA: its f32 rate (the better of the two chain counts) over
+  // clock x lanes x 2 FLOP.
+  for (const PeakResult& p : r.peaks) {
+    const int lanes = f32_lanes(p.isa);
+    const double gflops = std::max(p.one_thread.median, p.one_thread_more.median);
+    if (lanes > 0 && p.type == "f32" && gflops > 0 && r.clock_ghz.median > 0)
+      values[ridge::machine::fma_per_cycle_key(p.isa)] = gflops / (r.clock_ghz.median * lanes * 2);
+  }
   for (const char* type : {"f64", "f32", "bf16", "int8"})
     for (bool all : {false, true})
       if (const double best = best_peak(r, type, all); best > 0)

@@ -1,8 +1,11 @@
 // The analytical blocking model on known cache geometries.
+#include "gemm/blocking.hpp"
+
 #include <gtest/gtest.h>
 
-#include "gemm/blocking.hpp"
+#include "gemm/dispatch.hpp"
 #include "kernels/cache_model.hpp"
+#include "kernels/tile_shapes.hpp"
 
 namespace ridge::test {
 namespace {
@@ -127,6 +130,24 @@ TEST(Blocking, ColumnsAWayApartShareOneL1Set) {
   EXPECT_EQ(kernels::l1_lines_per_set(4096 + 64, 12, b), 1);  // one set per column
   EXPECT_EQ(kernels::l1_lines_per_set(4100, 12, b), 1);       // not whole lines: spread
   EXPECT_EQ(kernels::l1_lines_per_set(4096, 1, b), 1);
+}
+
+TEST(Blocking, FmaPipesPickTheNarrowTiles) {
+  Machine m;
+  EXPECT_EQ(gemm_detail::fma_pipes(m, Isa::avx512), 2);  // unmeasured: the most
+  m.measured_fma_per_cycle = {{"avx512", 0.98}, {"avx2", 1.92}, {"generic", 1.3}};
+  EXPECT_EQ(gemm_detail::fma_pipes(m, Isa::avx512), 1);  // Zen 4's one 512-bit pipe
+  EXPECT_EQ(gemm_detail::fma_pipes(m, Isa::avx2), 2);
+  EXPECT_EQ(gemm_detail::fma_pipes(m, Isa::generic), 2);  // two pipes read low by a noisy run
+  m.measured_fma_per_cycle = {{"avx512", 7.0}, {"avx2", 0.2}};
+  EXPECT_EQ(gemm_detail::fma_pipes(m, Isa::avx512), 2);
+  EXPECT_EQ(gemm_detail::fma_pipes(m, Isa::avx2), 1);
+  // Twice latency x pipes accumulators: 2-vector tiles 4 columns for one pipe, 8 for two; a
+  // 6-column tile is already as narrow as two pipes need.
+  EXPECT_EQ(kernels::kAvx512Tiles.narrow_columns(1), 4);
+  EXPECT_EQ(kernels::kAvx512Tiles.narrow_columns(2), 8);
+  EXPECT_EQ(kernels::kAvx2Tiles.narrow_columns(1), 4);
+  EXPECT_EQ(kernels::kAvx2Tiles.narrow_columns(2), kernels::kAvx2Tiles.nr);
 }
 
 TEST(Blocking, MissingCachesStillGiveUsableBlocks) {

@@ -61,11 +61,13 @@ void sweep_direct(Isa isa) {
       for (Depth depth : {Depth{1, 1}, Depth{17, 17}, Depth{17, 6}})
         for (Layout la : {Layout::col_major, Layout::row_major})
           for (Layout lb : {Layout::col_major, Layout::row_major})
-            for (int variant = 0; variant < 4; ++variant) {
+            for (int variant = 0; variant < 5; ++variant) {
               DirectOptions options;
               options.depth = depth.slice;
               options.pack_b = variant == 2;
-              options.narrow_tiles = variant == 1;
+              // the narrow tiles for one and for two FMA pipes
+              if (variant == 1) options.narrow_columns = kernels.narrow_columns[0];
+              if (variant == 4) options.narrow_columns = kernels.narrow_columns[1];
               options.pack_a = variant == 3;  // a column-major A packed although in place
               const auto [alpha, beta] = alpha_beta<T>(index++);
               Operands<T> x(m, n, depth.k, la, lb, static_cast<unsigned>(index));
@@ -77,9 +79,8 @@ void sweep_direct(Isa isa) {
               kernels.direct(p, options, work.data());
               ASSERT_EQ(compare(x.c, want), "")
                   << m << "x" << n << "x" << depth.k << " slices of " << depth.slice << ", A "
-                  << layout_name(la) << ", B " << layout_name(lb) << ", pack_b "
-                  << options.pack_b << ", narrow " << options.narrow_tiles << ", pack_a "
-                  << options.pack_a;
+                  << layout_name(la) << ", B " << layout_name(lb) << ", pack_b " << options.pack_b
+                  << ", narrow " << options.narrow_columns << ", pack_a " << options.pack_a;
             }
   }
 }

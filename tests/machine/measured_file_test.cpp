@@ -126,12 +126,16 @@ TEST(MeasuredFile, BandwidthAndPeakReachTheMachine) {
                               {machine::bandwidth_key("read", "l3", "all"), 55.2},
                               {machine::bandwidth_key("read", "l2", "1"), 185.0},
                               {machine::bandwidth_key("write", "l1", "1"), 260.0},
-                              {machine::peak_key("f32", "1"), 240.0}});
+                              {machine::peak_key("f32", "1"), 240.0},
+                              {machine::fma_per_cycle_key("avx512"), 1.92},
+                              {machine::fma_per_cycle_key("avx2"), -1.0}});
   EXPECT_DOUBLE_EQ(m.caches[2].measured_read_gbs, 27.6);  // every CPU reading: 55.2 over 2
   EXPECT_DOUBLE_EQ(m.caches[1].measured_read_gbs, 185.0);  // only the one-thread figure
   EXPECT_EQ(m.caches[0].measured_read_gbs, 0.0);           // a write plateau is not a read one
   EXPECT_DOUBLE_EQ(m.measured_f32_gflops, 240.0);
+  EXPECT_EQ(m.measured_fma_per_cycle, (std::map<std::string, double>{{"avx512", 1.92}}));
   EXPECT_EQ(machine::peak_key("f32", "1"), "peak_gflops.f32.1");
+  EXPECT_EQ(machine::fma_per_cycle_key("avx2"), "fma_per_cycle.avx2");
   EXPECT_EQ(machine::bandwidth_key("read", "l3", "all"), "bandwidth_gbs.read.l3.all");
 }
 
