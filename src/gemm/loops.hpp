@@ -109,8 +109,8 @@ struct Loops {
   }
 
   static void packed(const GemmProblem<T>& p, const BlockSizes& model, std::byte* work) {
-    const std::int64_t kc_max = std::min(model.kc, p.k);
-    const BlockSizes bs = blocks_at_depth(model, kc_max, MR, NR);
+    const std::int64_t depth = packed_depth(p.k, model);
+    const BlockSizes bs = blocks_at_depth(model, depth, MR, NR);
     const WorkspaceParts<T> parts = packed_workspace<T>(p.m, p.n, p.k, model, MR, NR);
     T* a_packed = parts.a(work);
     T* b_packed = parts.b(work);
@@ -119,8 +119,8 @@ struct Loops {
     for (std::int64_t jc = 0; jc < p.n; jc += bs.nc) {
       const std::int64_t nc = std::min(bs.nc, p.n - jc);
       // Loop 4: KC of the depth at a time; beta applies to the first slice only.
-      for (std::int64_t pc = 0; pc < p.k; pc += bs.kc) {
-        const std::int64_t kc = std::min(bs.kc, p.k - pc);
+      for (std::int64_t pc = 0; pc < p.k; pc += depth) {
+        const std::int64_t kc = std::min(depth, p.k - pc);
         const T beta = pc == 0 ? p.beta : T(1);
         kernels::pack_b<V, NR>(kc, nc, p.b + pc * p.b_rs + jc * p.b_cs, p.b_rs, p.b_cs,
                                b_packed);
