@@ -24,7 +24,8 @@ struct GemmTuning {
   // read in long runs).
   int tall_a_path = 0;
   // Ways of L1 the packed path's KC x NR micro-panel of B fills, which sets KC (the model: all
-  // but one, blocking.cpp); at most the L1's ways less one.
+  // but one with the A block in L3, a third with it in L2, blocking.cpp); at most the L1's ways
+  // less one.
   int b_l1_ways = 0;
 
   // Every field zero or in its range (depths 4 .. 65536, multiples of 4: packing transposes

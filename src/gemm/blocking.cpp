@@ -2,10 +2,16 @@
 // cache ways, with two changes measured on Zen 4 (sgemm, 1 thread, each pair in one run):
 //  - KC: the micro-kernel reuses one KC x NR micro-panel of B from L1 while MR x KC micro-panels
 //    of A stream through it. The paper splits the L1's W - 1 ways between A and B in the ratio
-//    MR : NR; we give B all W - 1 and let A stream through the remaining way: B is touched at
-//    every step, so LRU keeps it, and each A line is used once per pass anyway. KC = 596
-//    instead of 160 for the 32x12 tile: 2048^3 went from 102 to 109 GFLOP/s (fewer passes of
-//    C through the caches).
+//    MR : NR; with the A block in L3 we give B all W - 1 and let A stream through the remaining
+//    way: B is touched at every step, so LRU keeps it, and each A line is used once per pass
+//    anyway. KC = 596 instead of 160 for the 32x12 tile: 2048^3 went from 102 to 109 GFLOP/s
+//    (fewer passes of C through the caches). With the A block in L2, B takes a third of the
+//    ways: there the block holds L2's half over KC rows, so a deep KC leaves few tiles to reuse
+//    each B micro-panel fetched from L3 (AVX2 dgemm on the Xeon guest below: MC = 96 at KC =
+//    936). Measured there (48 KiB 12-way L1), 1 thread, 1000^3 to 4096^3, geometric mean of the
+//    ratios to the best of OpenBLAS and oneDNN with 4 ways against 11, each in one run: AVX2
+//    dgemm 0.90 -> 0.97 (6 ways 0.94), sgemm 0.99 -> 1.01; AVX-512 dgemm 1.00 -> 1.03, sgemm
+//    0.96 -> 0.96.
 //  - MC: the paper keeps the packed MC x KC block of A in L2. The A stream needs MR elements
 //    per NR FMAs (~11 B/cycle for the 32x12 tile); where L3 delivers that, a taller block
 //    amortises each B micro-panel's trip into L1 over more tiles. So A takes half of this core's
@@ -73,7 +79,7 @@ bool a_lives_in_l3(const Machine& machine, const CacheLevel& l3, int nr) {
 }  // namespace
 
 BlockSizes derive_block_sizes(const Machine& machine, int mr, int nr, int element_bytes,
-                              int b_l1_ways) {
+                              int b_l1_ways, int a_level) {
   const CacheLevel l1 = machine.data_cache(1);
   const CacheLevel l2 = machine.data_cache(2);
   CacheLevel l3 = machine.data_cache(3);
@@ -85,18 +91,19 @@ BlockSizes derive_block_sizes(const Machine& machine, int mr, int nr, int elemen
   const std::int64_t e = element_bytes;
 
   BlockSizes b;
+  b.a_level = a_level == 2 || a_level == 3 ? a_level : a_lives_in_l3(machine, l3, nr) ? 3 : 2;
   const std::int64_t all_but_one = std::max<std::int64_t>(1, g1.ways - 1);
-  const std::int64_t ways_b_l1 = b_l1_ways > 0 ? std::min<std::int64_t>(b_l1_ways, all_but_one)
-                                               : all_but_one;
+  const std::int64_t model_ways =
+      b.a_level == 3 ? all_but_one : std::max<std::int64_t>(1, g1.ways / 3);
+  const std::int64_t ways_b_l1 =
+      b_l1_ways > 0 ? std::min<std::int64_t>(b_l1_ways, all_but_one) : model_ways;
   // KC a multiple of 4 lets packing transpose 4 x 4 blocks without a remainder.
   b.kc = std::max<std::int64_t>(16, ways_b_l1 * g1.way_bytes() / (nr * e) / 4 * 4);
 
   const std::int64_t ways_a_l3 = std::max<std::int64_t>(1, (g3.ways - 1) / 2);
   const CacheGeometry g2 = geometry(l2, kernels::streamed_capacity(l2), l2.shared_by_cpus);
-  b.mc_at[0] = round_down(g2.ways / 2 * g2.way_bytes() / (b.kc * e), mr);
-  b.mc_at[1] = round_down(ways_a_l3 * g3.way_bytes() / (b.kc * e), mr);
-  b.a_level = a_lives_in_l3(machine, l3, nr) ? 3 : 2;
-  b.mc = b.mc_at[b.a_level - 2];
+  b.mc = b.a_level == 3 ? round_down(ways_a_l3 * g3.way_bytes() / (b.kc * e), mr)
+                        : round_down(g2.ways / 2 * g2.way_bytes() / (b.kc * e), mr);
   const std::int64_t ways_b_l3 = std::max<std::int64_t>(1, g3.ways - 1 - ways_a_l3);
   b.nc = round_down(ways_b_l3 * g3.way_bytes() / (b.kc * e), nr);
   // The direct path's deepest slice: its MR x depth slab of A, which every column strip of a

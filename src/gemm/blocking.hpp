@@ -15,25 +15,15 @@ struct BlockSizes {
   std::int64_t nc = 0;        // columns of the packed B panel, in the rest of that share
   std::int64_t direct_b = 0;  // elements of an unpacked B that stay in L2 (direct path limit)
   std::int64_t slab_depth = 0;  // the direct path's deepest slice (GemmTuning::slab_depth's model)
-  int a_level = 3;            // where the A block is kept: 2 or 3 (blocking.cpp, a_lives_in_l3)
-  std::int64_t mc_at[2] = {};  // MC with the A block in L2 and in L3: mc is mc_at[a_level - 2]
-
-  // These blocks with the A block kept at `level` (2 or 3; 0 keeps the model's).
-  BlockSizes with_a_level(int level) const {
-    BlockSizes b = *this;
-    if (level == 2 || level == 3) {
-      b.a_level = level;
-      b.mc = mc_at[level - 2];
-    }
-    return b;
-  }
+  int a_level = 3;              // where the A block is kept: 2 or 3 (blocking.cpp, a_lives_in_l3)
 };
 
 // Block sizes for an MR x NR micro-kernel on elements of `element_bytes`, from the machine's
-// L1, L2 and L3 (size, line, associativity, sharing); `b_l1_ways` > 0 gives B's micro-panel that
-// many ways of L1 instead of all but one (GemmTuning::b_l1_ways).
+// L1, L2 and L3 (size, line, associativity, sharing). Nonzero, `b_l1_ways` gives B's
+// micro-panel that many ways of L1 and `a_level` keeps the A block in that level instead of the
+// model's choices (GemmTuning::b_l1_ways, a_level).
 BlockSizes derive_block_sizes(const Machine& machine, int mr, int nr, int element_bytes,
-                              int b_l1_ways = 0);
+                              int b_l1_ways = 0, int a_level = 0);
 
 // The blocks for a product only `kc` deep (kc <= blocks.kc): the model sizes the packed blocks in
 // bytes at depth KC, so a shallower product fits as many more rows of A (MC) and columns of B

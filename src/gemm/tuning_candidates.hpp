@@ -17,8 +17,8 @@ struct TuningField {
 
 inline const std::vector<TuningField>& tuning_fields() {
   static const std::vector<TuningField> fields = {
-      {"b_l1_ways",
-       {4, 6, 8},
+      {"b_l1_ways",  // 16: all but one way of any L1 up to 16-way
+       {2, 6, 16},
        [](GemmTuning& t, std::int64_t v) { t.b_l1_ways = static_cast<int>(v); }},
       {"a_level", {2, 3}, [](GemmTuning& t, std::int64_t v) { t.a_level = static_cast<int>(v); }},
       {"slab_depth", {256, 512, 1024}, [](GemmTuning& t, std::int64_t v) { t.slab_depth = v; }},

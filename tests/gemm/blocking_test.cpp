@@ -22,18 +22,22 @@ Machine machine_with(std::int64_t l1, int w1, std::int64_t l2, int w2, std::int6
 TEST(Blocking, ZenFourFloatTile) {
   // Zen 4: L1d 32 KiB 8-way, L2 1 MiB 8-way, L3 32 MiB 16-way shared by 8 cores.
   const Machine zen4 = machine_with(32 << 10, 8, 1 << 20, 8, 32 << 20, 16, 8);
-  const gemm_detail::BlockSizes b = gemm_detail::derive_block_sizes(zen4, 32, 12, 4);
-  // B micro-panel gets 7 of 8 L1 ways of 4 KiB: 7 * 4096 / (12 * 4) = 597 -> 596 (multiple of 4).
+  const gemm_detail::BlockSizes b = gemm_detail::derive_block_sizes(zen4, 32, 12, 4, 0, 3);
+  // A in L3: B's micro-panel gets 7 of 8 L1 ways of 4 KiB: 7 * 4096 / (12 * 4) = 597 -> 596
+  // (multiple of 4).
   EXPECT_EQ(b.kc, 596);
   // This core's L3 share: 4 MiB, 16 ways of 256 KiB. A gets (16 - 1) / 2 = 7 ways:
   // 7 * 262144 / (596 * 4) = 769 -> 768 (multiple of 32).
-  EXPECT_EQ(b.mc_at[1], 768);
-  // Half of L2, 4 ways of 128 KiB: 4 * 131072 / 2384 = 219 -> 192; chosen while L3's bandwidth
-  // is unmeasured.
-  EXPECT_EQ(b.mc_at[0], 192);
-  EXPECT_EQ(b.mc, 192);
+  EXPECT_EQ(b.mc, 768);
   // B gets the other 8 ways: 8 * 262144 / 2384 = 879 -> 876 (multiple of 12).
   EXPECT_EQ(b.nc, 876);
+  // A in L2, the choice while L3's bandwidth is unmeasured: B gets a third of L1, 2 ways:
+  // 2 * 4096 / 48 = 170 -> 168; A half of L2, 4 ways of 128 KiB: 4 * 131072 / (168 * 4) = 780
+  // -> 768.
+  const gemm_detail::BlockSizes l2 = gemm_detail::derive_block_sizes(zen4, 32, 12, 4);
+  EXPECT_EQ(l2.a_level, 2);
+  EXPECT_EQ(l2.kc, 168);
+  EXPECT_EQ(l2.mc, 768);
 }
 
 // GemmTuning::b_l1_ways: B's micro-panel in that many ways of L1, at most all but one.
@@ -41,10 +45,10 @@ TEST(Blocking, TunedWaysSetTheDepth) {
   const Machine zen4 = machine_with(32 << 10, 8, 1 << 20, 8, 32 << 20, 16, 8);
   // 4 ways of 4 KiB: 4 * 4096 / (12 * 4) = 341 -> 340.
   EXPECT_EQ(gemm_detail::derive_block_sizes(zen4, 32, 12, 4, 4).kc, 340);
-  EXPECT_EQ(gemm_detail::derive_block_sizes(zen4, 32, 12, 4, 8).kc, 596);  // 7 of 8 at most
-  EXPECT_EQ(gemm_detail::derive_block_sizes(zen4, 32, 12, 4, 0).kc, 596);
+  EXPECT_EQ(gemm_detail::derive_block_sizes(zen4, 32, 12, 4, 16).kc, 596);  // 7 of 8 at most
+  EXPECT_EQ(gemm_detail::derive_block_sizes(zen4, 32, 12, 4, 0, 3).kc, 596);
   // A shallower KC fits more rows of A and columns of B in the same bytes.
-  EXPECT_GT(gemm_detail::derive_block_sizes(zen4, 32, 12, 4, 4).mc_at[1], 768);
+  EXPECT_GT(gemm_detail::derive_block_sizes(zen4, 32, 12, 4, 4, 3).mc, 768);
 }
 
 TEST(Blocking, DoubleHalvesTheDepthForTheSameBytes) {
@@ -77,16 +81,22 @@ TEST(Blocking, MeasuredCapacitiesReplaceReportedOnes) {
   vm.caches[1].measured_bytes = 720 << 10;
   const gemm_detail::BlockSizes streaming = gemm_detail::derive_block_sizes(vm, 32, 12, 4);
   EXPECT_EQ(reported.kc, streaming.kc);  // L1 is taken as built
-  // The A block's rows as L3 would keep them (mc_at[1]).
-  EXPECT_LT(latency.mc_at[1], reported.mc_at[1]);
+  // The A block's rows as L3 would keep them.
+  const auto in_l3 = [&] { return gemm_detail::derive_block_sizes(vm, 32, 12, 4, 0, 3); };
+  const gemm_detail::BlockSizes l3_streaming = in_l3();
+  vm.caches[2].streaming_bytes = 0;
+  const gemm_detail::BlockSizes l3_latency = in_l3();
+  vm.caches[2].measured_bytes = 0;
+  const gemm_detail::BlockSizes l3_reported = in_l3();
+  EXPECT_LT(l3_latency.mc, l3_reported.mc);
   EXPECT_LT(latency.nc, reported.nc);
-  EXPECT_GT(streaming.mc_at[1], latency.mc_at[1]);  // the streaming capacity comes first
-  EXPECT_LT(streaming.mc_at[1], reported.mc_at[1]);
+  EXPECT_GT(l3_streaming.mc, l3_latency.mc);  // the streaming capacity comes first
+  EXPECT_LT(l3_streaming.mc, l3_reported.mc);
   // Per-core share 4.5 MiB in 16 ways of 288 KiB; A gets 7: 7 * 294912 / 2384 = 865 -> 864.
-  EXPECT_EQ(streaming.mc_at[1], 864);
-  // In L2 (the choice without a measured L3 bandwidth): half of the measured 720 KiB's 8 ways of
-  // 90 KiB: 4 * 92160 / 2384 = 154 -> 128.
-  EXPECT_EQ(streaming.mc, 128);
+  EXPECT_EQ(l3_streaming.mc, 864);
+  // In L2 (the choice without a measured L3 bandwidth), KC from 2 ways (168, as for Zen 4):
+  // half of the measured 720 KiB's 8 ways of 90 KiB: 4 * 92160 / (168 * 4) = 548 -> 544.
+  EXPECT_EQ(streaming.mc, 544);
   EXPECT_EQ(streaming.a_level, 2);
   EXPECT_EQ(streaming.direct_b, (720 << 10) / 4);  // the measured L2
   EXPECT_EQ(reported.direct_b, (1 << 20) / 4);
@@ -97,23 +107,24 @@ TEST(Blocking, MeasuredCapacitiesReplaceReportedOnes) {
 TEST(Blocking, ASlowL3SendsTheABlockToL2) {
   Machine m = machine_with(32 << 10, 8, 1 << 20, 8, 32 << 20, 16, 8);
   const gemm_detail::BlockSizes unmeasured = gemm_detail::derive_block_sizes(m, 32, 12, 4);
+  const gemm_detail::BlockSizes tuned_l3 = gemm_detail::derive_block_sizes(m, 32, 12, 4, 0, 3);
   EXPECT_EQ(unmeasured.a_level, 2);
-  EXPECT_EQ(unmeasured.with_a_level(3).mc, unmeasured.mc_at[1]);
-  EXPECT_EQ(unmeasured.with_a_level(3).a_level, 3);
-  EXPECT_EQ(unmeasured.with_a_level(0).mc, unmeasured.mc);
+  EXPECT_EQ(tuned_l3.a_level, 3);
+  EXPECT_EQ(gemm_detail::derive_block_sizes(m, 32, 12, 4, 0, 2).mc, unmeasured.mc);
   // 240 GFLOP/s against NR = 12 asks 40 GB/s of A: 59.9 is short of 1.5x, 60 is not.
   m.measured_f32_gflops = 240;
   m.caches[2].measured_read_gbs = 59.9;
   const gemm_detail::BlockSizes slow = gemm_detail::derive_block_sizes(m, 32, 12, 4);
   EXPECT_EQ(slow.a_level, 2);
-  // Half of L2's 8 ways of 128 KiB: 4 * 131072 / (596 * 4) = 219 -> 192 (multiple of 32).
-  EXPECT_EQ(slow.mc, 192);
-  EXPECT_EQ(slow.kc, unmeasured.kc);  // L1 alone sets the depth
+  // Half of L2's 8 ways of 128 KiB: 4 * 131072 / (168 * 4) = 780 -> 768 (multiple of 32).
+  EXPECT_EQ(slow.mc, 768);
+  EXPECT_EQ(slow.kc, unmeasured.kc);
   EXPECT_EQ(slow.nc, unmeasured.nc);  // B's panel stays in L3
   m.caches[2].measured_read_gbs = 60;
   const gemm_detail::BlockSizes fast = gemm_detail::derive_block_sizes(m, 32, 12, 4);
   EXPECT_EQ(fast.a_level, 3);
-  EXPECT_EQ(fast.mc, unmeasured.mc_at[1]);
+  EXPECT_EQ(fast.mc, tuned_l3.mc);
+  EXPECT_EQ(fast.kc, tuned_l3.kc);  // all but one way of L1: 596
   // f64 asks the same bytes: twice the size at half the rate.
   m.caches[2].measured_read_gbs = 59.9;
   EXPECT_EQ(gemm_detail::derive_block_sizes(m, 16, 12, 8).a_level, 2);
