@@ -108,11 +108,13 @@ const Machine& Machine::current() {
 
 namespace {
 
-std::string one_decimal(double value) {
+std::string fixed_decimals(double value, int digits) {
   std::ostringstream out;
-  out << std::fixed << std::setprecision(1) << value;
+  out << std::fixed << std::setprecision(digits) << value;
   return out.str();
 }
+
+std::string one_decimal(double value) { return fixed_decimals(value, 1); }
 
 std::string bytes_text(std::int64_t bytes) {
   std::ostringstream out;
@@ -200,6 +202,14 @@ std::string describe(const Machine& m) {
   if (!m.measured_ignored.empty()) out << " (ignored a file: " << m.measured_ignored << ")";
   if (m.measured_f32_gflops > 0)
     out << "\n          f32 FMA peak " << one_decimal(m.measured_f32_gflops) << " GFLOP/s a cpu";
+  if (!m.measured_fma_per_cycle.empty()) {
+    out << "\n          FMAs a cycle:";
+    const char* separator = " ";
+    for (const auto& [isa, per_cycle] : m.measured_fma_per_cycle) {
+      out << separator << isa << ' ' << fixed_decimals(per_cycle, 2);
+      separator = ", ";
+    }
+  }
   for (const auto& [isa, t] : m.gemm_tuning)
     out << "\n          tuned " << isa << ": " << tuning_text(t);
   out << '\n';
@@ -235,6 +245,15 @@ std::string to_json(const Machine& m) {
   }
   out << "]";
   if (m.measured_f32_gflops > 0) out << ", \"measured_f32_gflops\": " << m.measured_f32_gflops;
+  if (!m.measured_fma_per_cycle.empty()) {
+    out << ", \"measured_fma_per_cycle\": {";
+    const char* separator = "";
+    for (const auto& [isa, per_cycle] : m.measured_fma_per_cycle) {
+      out << separator << '"' << isa << "\": " << per_cycle;
+      separator = ", ";
+    }
+    out << '}';
+  }
   out << "}";
   return out.str();
 }

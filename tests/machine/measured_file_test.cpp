@@ -149,6 +149,15 @@ TEST(MeasuredFile, DetectReadsWhatProbeSaved) {
   report.machine = Machine::detect();
   for (const CacheLevel& c : report.machine.caches)
     report.caches.push_back({c.level, c.size_bytes, c.size_bytes / 3 + 100, c.size_bytes / 2, 1.0});
+  // FMAs a cycle: the better of the two chain counts over clock x lanes x 2; the scalar loop
+  // (no kernel ISA) is not saved.
+  report.clock_ghz = {3.5, 0.01, 5, false};
+  probe::PeakResult avx2{"avx2", "f32", 8, {}, {}, 12, {}};
+  avx2.one_thread.median = 100.8;       // 1.80 a cycle
+  avx2.one_thread_more.median = 106.4;  // 1.90 a cycle
+  probe::PeakResult scalar{"scalar", "f32", 8, {}, {}, 12, {}};
+  scalar.one_thread.median = 14.0;
+  report.peaks = {avx2, scalar};
   const std::string path = probe::save(report);
   EXPECT_EQ(path, measured_machine_path(report.machine));
   EXPECT_EQ(path.rfind(dir.string(), 0), 0u) << path;
@@ -166,10 +175,15 @@ TEST(MeasuredFile, DetectReadsWhatProbeSaved) {
     EXPECT_EQ(c.measured_bytes, (c.size_bytes / 3 + 100) / 4096 * 4096) << "L" << c.level;
     EXPECT_EQ(c.streaming_bytes, c.size_bytes / 2 / 4096 * 4096) << "L" << c.level;
   }
+  ASSERT_EQ(m.measured_fma_per_cycle.size(), 1u);
+  EXPECT_NEAR(m.measured_fma_per_cycle.at("avx2"), 1.90, 1e-9);
+  EXPECT_NE(describe(m).find("FMAs a cycle: avx2 1.90"), std::string::npos) << describe(m);
   EXPECT_NE(describe(m).find("measured"), std::string::npos);
   EXPECT_NE(describe(m).find("streaming"), std::string::npos);
   EXPECT_NE(to_json(m).find("\"measured_bytes\""), std::string::npos);
   EXPECT_NE(to_json(m).find("\"streaming_bytes\""), std::string::npos);
+  EXPECT_NE(to_json(m).find("\"measured_fma_per_cycle\": {\"avx2\": 1.9"), std::string::npos)
+      << to_json(m);
 }
 
 // Machine::detect() on a file it must not trust: the reported caches, and why.
