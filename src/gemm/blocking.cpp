@@ -79,7 +79,7 @@ bool a_lives_in_l3(const Machine& machine, const CacheLevel& l3, int nr) {
 }  // namespace
 
 BlockSizes derive_block_sizes(const Machine& machine, int mr, int nr, int element_bytes,
-                              int b_l1_ways, int a_level) {
+                              const GemmTuning& tuning) {
   const CacheLevel l1 = machine.data_cache(1);
   const CacheLevel l2 = machine.data_cache(2);
   CacheLevel l3 = machine.data_cache(3);
@@ -91,12 +91,14 @@ BlockSizes derive_block_sizes(const Machine& machine, int mr, int nr, int elemen
   const std::int64_t e = element_bytes;
 
   BlockSizes b;
-  b.a_level = a_level == 2 || a_level == 3 ? a_level : a_lives_in_l3(machine, l3, nr) ? 3 : 2;
+  b.a_level = tuning.a_level == 2 || tuning.a_level == 3 ? tuning.a_level
+              : a_lives_in_l3(machine, l3, nr)           ? 3
+                                                         : 2;
   const std::int64_t all_but_one = std::max<std::int64_t>(1, g1.ways - 1);
   const std::int64_t model_ways =
       b.a_level == 3 ? all_but_one : std::max<std::int64_t>(1, g1.ways / 3);
   const std::int64_t ways_b_l1 =
-      b_l1_ways > 0 ? std::min<std::int64_t>(b_l1_ways, all_but_one) : model_ways;
+      tuning.b_l1_ways > 0 ? std::min<std::int64_t>(tuning.b_l1_ways, all_but_one) : model_ways;
   // KC a multiple of 4 lets packing transpose 4 x 4 blocks without a remainder.
   b.kc = std::max<std::int64_t>(16, ways_b_l1 * g1.way_bytes() / (nr * e) / 4 * 4);
 
@@ -107,13 +109,16 @@ BlockSizes derive_block_sizes(const Machine& machine, int mr, int nr, int elemen
   const std::int64_t ways_b_l3 = std::max<std::int64_t>(1, g3.ways - 1 - ways_a_l3);
   b.nc = round_down(ways_b_l3 * g3.way_bytes() / (b.kc * e), nr);
   // The direct path's deepest slice: its MR x depth slab of A, which every column strip of a
-  // row of tiles rereads, in all but one way of L1, as KC does for B's micro-panel. Measured on
-  // the Xeon guest (48 KiB 12-way L1), sgemm 128 x 4096 x 4096 on 1 thread, AVX2 path (16-row
-  // tiles): 74.5 GFLOP/s at the KC (1876), 83.8 at 704 (this rule), 87.3 at 512, 86.6 at 256;
-  // 512^3 117 down to depth 512, 114 at 352 and 256. `ridge tune` over those and 512^3, f32 and
-  // f64, 1 and 2 threads, against half of L1: AVX2 (384) 256 1.01, 512 1.10, 1024 1.08; AVX-512
-  // (192) 256 1.01, 512 0.97, 1024 0.97.
-  b.slab_depth = std::max<std::int64_t>(16, all_but_one * g1.way_bytes() / (mr * e) / 4 * 4);
+  // row of tiles rereads, in all but one way of L1, as KC does for B's micro-panel with the A
+  // block in L3; GemmTuning::slab_depth where tuned. Measured on the Xeon guest (48 KiB 12-way
+  // L1), sgemm 128 x 4096 x 4096 on 1 thread, AVX2 path (16-row tiles): 74.5 GFLOP/s at a depth
+  // of 1876, 83.8 at 704 (this rule), 87.3 at 512, 86.6 at 256; 512^3 117 down to depth 512,
+  // 114 at 352 and 256. `ridge tune` over those and 512^3, f32 and f64, 1 and 2 threads, against
+  // half of L1: AVX2 (384) 256 1.01, 512 1.10, 1024 1.08; AVX-512 (192) 256 1.01, 512 0.97, 1024
+  // 0.97.
+  b.slab_depth = tuning.slab_depth > 0
+                     ? tuning.slab_depth
+                     : std::max<std::int64_t>(16, all_but_one * g1.way_bytes() / (mr * e) / 4 * 4);
   // The direct path reads B in place once per MR-row tile of A: worth it while B stays in L2.
   // Measured on Zen 4 (sgemm, 1 thread): 512^3 (B = 1 MiB) 106-112 GFLOP/s direct against
   // 105-107 packed; 1024^3 (4 MiB) 91 against 106.

@@ -2,6 +2,7 @@
 // Quintana-Orti, "Analytical modeling is enough for high-performance BLIS", ACM TOMS 43(2), 2016.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "ridge/machine.hpp"
@@ -14,21 +15,31 @@ struct BlockSizes {
   std::int64_t kc = 0;        // depth of micro-panels; an A micro-panel + a B micro-panel fit L1
   std::int64_t nc = 0;        // columns of the packed B panel, in the rest of that share
   std::int64_t direct_b = 0;  // elements of an unpacked B that stay in L2 (direct path limit)
-  std::int64_t slab_depth = 0;  // the direct path's deepest slice (GemmTuning::slab_depth's model)
+  std::int64_t slab_depth = 0;  // the direct path's deepest slice
   int a_level = 3;              // where the A block is kept: 2 or 3 (blocking.cpp, a_lives_in_l3)
 };
 
 // Block sizes for an MR x NR micro-kernel on elements of `element_bytes`, from the machine's
-// L1, L2 and L3 (size, line, associativity, sharing). Nonzero, `b_l1_ways` gives B's
-// micro-panel that many ways of L1 and `a_level` keeps the A block in that level instead of the
-// model's choices (GemmTuning::b_l1_ways, a_level).
+// L1, L2 and L3 (size, line, associativity, sharing), with the choices `tuning` makes
+// (GemmTuning::a_level, b_l1_ways, slab_depth) in place of the model's.
 BlockSizes derive_block_sizes(const Machine& machine, int mr, int nr, int element_bytes,
-                              int b_l1_ways = 0, int a_level = 0);
+                              const GemmTuning& tuning = {});
 
 // The blocks for a product only `kc` deep (kc <= blocks.kc): the model sizes the packed blocks in
 // bytes at depth KC, so a shallower product fits as many more rows of A (MC) and columns of B
 // (NC) in them. 4096 x 4096 x 128 sgemm then packs A once instead of 4 times (once per NC
 // columns of B).
 BlockSizes blocks_at_depth(const BlockSizes& blocks, std::int64_t kc, int mr, int nr);
+
+// The depth of the packed path's slices of a k-deep product: as few slices as KC allows, all of
+// one depth rounded up to a multiple of 4 (packing transposes 4 x 4 blocks), so that no slice is
+// a short remainder whose tiles spend nearly as long on C as on their steps. Measured on the
+// 2-vCPU Xeon guest, sgemm 1 thread, alternated with the remainder split (KC = 936), two runs:
+// 4096 x 4096 x 1024 (936 + 88 -> 2 x 512) 1.08-1.12x, 4096 x 4096 x 2048 1.05-1.10x, 4000^3
+// (4 x 936 + 256 -> 5 x 800) 1.08x; 1000^3, 4096^3 and dgemm (KC = 468) within the noise.
+inline std::int64_t packed_depth(std::int64_t k, const BlockSizes& blocks) {
+  const std::int64_t slices = (k + blocks.kc - 1) / blocks.kc;
+  return std::min(k, ((k + slices - 1) / slices + 3) / 4 * 4);
+}
 
 }  // namespace ridge::gemm_detail

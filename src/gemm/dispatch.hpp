@@ -40,8 +40,9 @@ const TypedKernels<T>& gemm_kernels(Isa isa) {
   return g_gemm_kernels<T>(isa);
 }
 
-// The blocks of a tuning that changes them (GemmTuning::a_level, b_l1_ways), derived once for
-// the tuning object in force (runtime/tuning.hpp never frees one, so its address names it).
+// The blocks of a tuning that changes them (GemmTuning::a_level, b_l1_ways, slab_depth), derived
+// once for the tuning object in force (runtime/tuning.hpp never frees one, so its address names
+// it).
 struct TunedBlocks {
   const GemmTuning* tuning = nullptr;
   BlockSizes blocks;
@@ -57,7 +58,7 @@ const BlockSizes& derive_tuned_blocks(Isa isa, const TypedKernels<T>& table,
 // The blocks a call on `isa` uses under `tuning`: the table's unless the tuning changes them.
 template <class T>
 const BlockSizes& tuned_blocks(Isa isa, const TypedKernels<T>& table, const GemmTuning& tuning) {
-  if (tuning.a_level == 0 && tuning.b_l1_ways == 0) return table.blocks;
+  if (tuning.a_level == 0 && tuning.b_l1_ways == 0 && tuning.slab_depth == 0) return table.blocks;
   const TunedBlocks* t = g_tuned_blocks<T>[static_cast<int>(isa)].load(std::memory_order_acquire);
   if (t != nullptr && t->tuning == &tuning) return t->blocks;
   return derive_tuned_blocks(isa, table, tuning);

@@ -168,9 +168,7 @@ void run(const GemmProblem<T>& p) {
   const std::int64_t fma = p.m * p.n * p.k;
   // From the whole problem, not a thread's block: the depth blocking fixes the rounding, which
   // must not depend on the thread count.
-  const std::int64_t slice_kc =
-      std::min({blocks.kc, direct_depth(p.n),
-                tuning.slab_depth > 0 ? tuning.slab_depth : blocks.slab_depth});
+  const std::int64_t slice_kc = std::min({blocks.kc, direct_depth(p.n), blocks.slab_depth});
   // The direct path (A never packed) while B stays in L2, where every tile of A rereads it
   // from: all of B read in place (BlockSizes::direct_b), or one depth slice of B packed at a
   // time -- which saves packing A, a full extra pass over the larger operand, when B is narrow

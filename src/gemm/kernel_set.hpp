@@ -44,17 +44,6 @@ inline std::int64_t round_up(std::int64_t x, std::int64_t multiple) {
   return (x + multiple - 1) / multiple * multiple;
 }
 
-// The depth of the packed path's slices of a k-deep product: as few slices as KC allows, all of
-// one depth rounded up to a multiple of 4 (packing transposes 4 x 4 blocks), so that no slice is
-// a short remainder whose tiles spend nearly as long on C as on their steps. Measured on the
-// 2-vCPU Xeon guest, sgemm 1 thread, alternated with the remainder split (KC = 936), two runs:
-// 4096 x 4096 x 1024 (936 + 88 -> 2 x 512) 1.08-1.12x, 4096 x 4096 x 2048 1.05-1.10x, 4000^3
-// (4 x 936 + 256 -> 5 x 800) 1.08x; 1000^3, 4096^3 and dgemm (KC = 468) within the noise.
-inline std::int64_t packed_depth(std::int64_t k, const BlockSizes& blocks) {
-  const std::int64_t slices = (k + blocks.kc - 1) / blocks.kc;
-  return std::min(k, round_up((k + slices - 1) / slices, 4));
-}
-
 // The packed path on an m x n block of C, k deep: an MC x KC block of A, a KC x NC panel of B.
 template <class T>
 WorkspaceParts<T> packed_workspace(std::int64_t m, std::int64_t n, std::int64_t k,

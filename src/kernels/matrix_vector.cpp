@@ -55,7 +55,7 @@ template <class T>
 std::int64_t balanced_sweep_rows(std::int64_t rows, const CacheModel& caches) {
   const std::int64_t most = sweep_rows<T>(caches);
   const std::int64_t blocks = std::max<std::int64_t>(1, (rows + most - 1) / most);
-  const std::int64_t line = 64 / std::int64_t{sizeof(T)};
+  constexpr std::int64_t line = simd::kLineElements<T>;
   return std::min(most, ((rows + blocks - 1) / blocks + line - 1) / line * line);
 }
 

@@ -42,10 +42,10 @@ inline constexpr TileShape kAvx2Tiles{2, 6, 3, 4};
 // + 2 A registers + 1 broadcast = 27 of 32; per k step 2 vector loads and 12 broadcasts feed 24
 // FMAs, inside two load ports per cycle. Narrow tiles: 32 x 4 (float) and 16 x 4 (double) for
 // one 512-bit pipe, 32 x 8 and 16 x 8 for two. Measured on the 2-vCPU Xeon guest (two pipes),
-// 1 thread, 32^3 to 96^3 ran 9-18% faster as 8 columns than as 4 (f32 and f64 alike). Dot tiles 6 x
-// 4: 24 accumulators + 6 A + 1 B = 31 registers, 4 loads of B from L2 per 24 FMAs per vector of
-// depth. Measured, sgemm x W^T on 1 thread (Zen 4): 8 x 4096 x 4096 51 GFLOP/s with 3 x 8 tiles, 60
-// with 6 x 4; 32 x 4096 x 4096 68 and 87.
+// 1 thread, 32^3 to 96^3 ran 9-18% faster as 8 columns than as 4 (f32 and f64 alike). Dot
+// tiles 6 x 4: 24 accumulators + 6 A + 1 B = 31 registers, 4 loads of B from L2 per 24 FMAs per
+// vector of depth. Measured, sgemm x W^T on 1 thread (Zen 4): 8 x 4096 x 4096 51 GFLOP/s with
+// 3 x 8 tiles, 60 with 6 x 4; 32 x 4096 x 4096 68 and 87.
 inline constexpr TileShape kAvx512Tiles{2, 12, 6, 4};
 
 }  // namespace ridge::kernels

@@ -22,7 +22,8 @@ Machine machine_with(std::int64_t l1, int w1, std::int64_t l2, int w2, std::int6
 TEST(Blocking, ZenFourFloatTile) {
   // Zen 4: L1d 32 KiB 8-way, L2 1 MiB 8-way, L3 32 MiB 16-way shared by 8 cores.
   const Machine zen4 = machine_with(32 << 10, 8, 1 << 20, 8, 32 << 20, 16, 8);
-  const gemm_detail::BlockSizes b = gemm_detail::derive_block_sizes(zen4, 32, 12, 4, 0, 3);
+  const gemm_detail::BlockSizes b =
+      gemm_detail::derive_block_sizes(zen4, 32, 12, 4, {.a_level = 3});
   // A in L3: B's micro-panel gets 7 of 8 L1 ways of 4 KiB: 7 * 4096 / (12 * 4) = 597 -> 596
   // (multiple of 4).
   EXPECT_EQ(b.kc, 596);
@@ -44,11 +45,13 @@ TEST(Blocking, ZenFourFloatTile) {
 TEST(Blocking, TunedWaysSetTheDepth) {
   const Machine zen4 = machine_with(32 << 10, 8, 1 << 20, 8, 32 << 20, 16, 8);
   // 4 ways of 4 KiB: 4 * 4096 / (12 * 4) = 341 -> 340.
-  EXPECT_EQ(gemm_detail::derive_block_sizes(zen4, 32, 12, 4, 4).kc, 340);
-  EXPECT_EQ(gemm_detail::derive_block_sizes(zen4, 32, 12, 4, 16).kc, 596);  // 7 of 8 at most
-  EXPECT_EQ(gemm_detail::derive_block_sizes(zen4, 32, 12, 4, 0, 3).kc, 596);
+  EXPECT_EQ(gemm_detail::derive_block_sizes(zen4, 32, 12, 4, {.b_l1_ways = 4}).kc, 340);
+  EXPECT_EQ(gemm_detail::derive_block_sizes(zen4, 32, 12, 4, {.b_l1_ways = 16}).kc,
+            596);  // 7 of 8 at most
+  EXPECT_EQ(gemm_detail::derive_block_sizes(zen4, 32, 12, 4, {.a_level = 3}).kc, 596);
   // A shallower KC fits more rows of A and columns of B in the same bytes.
-  EXPECT_GT(gemm_detail::derive_block_sizes(zen4, 32, 12, 4, 4, 3).mc, 768);
+  EXPECT_GT(gemm_detail::derive_block_sizes(zen4, 32, 12, 4, {.a_level = 3, .b_l1_ways = 4}).mc,
+            768);
 }
 
 TEST(Blocking, DoubleHalvesTheDepthForTheSameBytes) {
@@ -82,7 +85,7 @@ TEST(Blocking, MeasuredCapacitiesReplaceReportedOnes) {
   const gemm_detail::BlockSizes streaming = gemm_detail::derive_block_sizes(vm, 32, 12, 4);
   EXPECT_EQ(reported.kc, streaming.kc);  // L1 is taken as built
   // The A block's rows as L3 would keep them.
-  const auto in_l3 = [&] { return gemm_detail::derive_block_sizes(vm, 32, 12, 4, 0, 3); };
+  const auto in_l3 = [&] { return gemm_detail::derive_block_sizes(vm, 32, 12, 4, {.a_level = 3}); };
   const gemm_detail::BlockSizes l3_streaming = in_l3();
   vm.caches[2].streaming_bytes = 0;
   const gemm_detail::BlockSizes l3_latency = in_l3();
@@ -107,10 +110,11 @@ TEST(Blocking, MeasuredCapacitiesReplaceReportedOnes) {
 TEST(Blocking, ASlowL3SendsTheABlockToL2) {
   Machine m = machine_with(32 << 10, 8, 1 << 20, 8, 32 << 20, 16, 8);
   const gemm_detail::BlockSizes unmeasured = gemm_detail::derive_block_sizes(m, 32, 12, 4);
-  const gemm_detail::BlockSizes tuned_l3 = gemm_detail::derive_block_sizes(m, 32, 12, 4, 0, 3);
+  const gemm_detail::BlockSizes tuned_l3 =
+      gemm_detail::derive_block_sizes(m, 32, 12, 4, {.a_level = 3});
   EXPECT_EQ(unmeasured.a_level, 2);
   EXPECT_EQ(tuned_l3.a_level, 3);
-  EXPECT_EQ(gemm_detail::derive_block_sizes(m, 32, 12, 4, 0, 2).mc, unmeasured.mc);
+  EXPECT_EQ(gemm_detail::derive_block_sizes(m, 32, 12, 4, {.a_level = 2}).mc, unmeasured.mc);
   // 240 GFLOP/s against NR = 12 asks 40 GB/s of A: 59.9 is short of 1.5x, 60 is not.
   m.measured_f32_gflops = 240;
   m.caches[2].measured_read_gbs = 59.9;

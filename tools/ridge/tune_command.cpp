@@ -4,10 +4,11 @@
 //
 // One field at a time, in the order of tuning_fields(), each from the winners so far: every
 // candidate and the model's choice run alternately (in reverse order every other round) on the
-// shapes of the standard sweep that the field steers, f32 and f64, on one thread and on all. A candidate replaces the model's choice
-// only when the geometric mean of its rates over the model's beats 1 + kMargin: a quick
-// measurement can be a third off in a noise burst, and a choice that wins by less is not worth a
-// file's worth of difference between two machines of one kind.
+// shapes of the standard sweep that the field steers, f32 and f64, on one thread and on all. A
+// candidate replaces the model's choice only when the geometric mean of its rates over the
+// model's beats 1 + kMargin: a quick measurement can be a third off in a noise burst, and a
+// choice that wins by less is not worth a file's worth of difference between two machines of
+// one kind.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
