@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 
 #include "gemm/dispatch.hpp"
 #include "kernels/cache_model.hpp"
@@ -16,6 +17,7 @@
 #include "runtime/thread_pool.hpp"
 #include "runtime/tuning.hpp"
 #include "runtime/workspace.hpp"
+#include "simd/cache_line.hpp"
 
 namespace ridge::gemm_detail {
 namespace {
@@ -86,20 +88,35 @@ int thread_count(std::int64_t fma) {
 // 1000^3 on 2 threads (AVX-512) makes two blocks of 1008 rows x 504 columns (as MR tiles,
 // 1024 x 504), which beats 512 + 488 rows x 1008 columns (sgemm on Zen 4, two alternated runs:
 // +0.9%, +3.2%).
+//
+// Blocks of rows that meet inside a cache line of C share that line in every column: both
+// threads write it, and it passes back and forth between their cores (false sharing). That costs
+// about as much as a line more rows per block, and is counted so. Measured, sgemm on 2 threads
+// (2-vCPU Xeon guest, AVX-512), C 16 bytes past a line start (as a heap allocation may leave it),
+// two blocks of rows against two of columns, GFLOP/s: 128^3 223-230 and 271-283, 256^3 292-316
+// and 335-339, 384^3 288-289 and 311-315, 512^3 304-310 and 320; with C on a line start the two
+// within 3% of each other.
 struct Grid {
   int tm = 1, tn = 1;
   std::int64_t rows = 0, cols = 0;  // per block
 };
 
-Grid choose_grid(std::int64_t m, std::int64_t n, int threads, int row_step, int nr) {
+template <class T>
+Grid choose_grid(const GemmProblem<T>& p, int threads, int row_step, int nr) {
+  constexpr std::int64_t kLine = simd::kLineElements<T>;
+  // Whether every column of C starts on a line, so that blocks of whole lines of rows meet on
+  // line boundaries.
+  const bool columns_on_lines =
+      reinterpret_cast<std::uintptr_t>(p.c) % simd::kLineBytes == 0 && p.ldc % kLine == 0;
   Grid best;
   std::int64_t best_work = -1, best_pack = 0;
   for (int tm = 1; tm <= threads; ++tm) {
     if (threads % tm != 0) continue;
     const int tn = threads / tm;
-    Grid g{tm, tn, ceil_div(ceil_div(m, row_step), tm) * row_step,
-           ceil_div(ceil_div(n, nr), tn) * nr};
-    const std::int64_t work = g.rows * g.cols;
+    Grid g{tm, tn, ceil_div(ceil_div(p.m, row_step), tm) * row_step,
+           ceil_div(ceil_div(p.n, nr), tn) * nr};
+    const bool shares_lines = tm > 1 && !(columns_on_lines && g.rows % kLine == 0);
+    const std::int64_t work = (g.rows + (shares_lines ? kLine : 0)) * g.cols;
     const std::int64_t pack = g.rows + g.cols;
     if (best_work < 0 || work < best_work || (work == best_work && pack < best_pack)) {
       best = g;
@@ -268,7 +285,7 @@ void run(const GemmProblem<T>& p) {
     path(p, reserve(task_bytes(p)));
     return;
   }
-  const Grid g = choose_grid(p.m, p.n, threads, loops.width, loops.nr);
+  const Grid g = choose_grid(p, threads, loops.width, loops.nr);
   // Blocks are at most g.rows x g.cols.
   const std::size_t bytes =
       task_bytes(p.block(0, std::min(g.rows, p.m), 0, std::min(g.cols, p.n)));

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstring>
 #include <thread>
 
@@ -43,6 +44,39 @@ TEST(GemmThreads, ResultsAreBitIdenticalForAnyThreadCount) {
     const std::vector<double> one_d = product<double>(m, n, k, 1);
     const std::vector<double> two_d = product<double>(m, n, k, 2);
     ASSERT_EQ(0, std::memcmp(one_d.data(), two_d.data(), one_d.size() * sizeof(double)));
+  }
+}
+
+// The threads' blocks of C depend on where C starts (blocks of rows that would meet inside a
+// cache line split by columns instead): the results must not.
+TEST(GemmThreads, ResultsAreBitIdenticalWhereverCStarts) {
+  constexpr std::int64_t kM = 128, kN = 128, kK = 96;
+  std::mt19937 rng(11);
+  Matrix<float> a(kM, kK, Layout::col_major), b(kK, kN, Layout::col_major);
+  a.fill_random(rng);
+  b.fill_random(rng);
+  // Room for C at every element offset within a 64-byte line.
+  std::vector<float> storage(kM * kN + 64);
+  const std::size_t to_line =
+      (64 - reinterpret_cast<std::uintptr_t>(storage.data()) % 64) % 64 / sizeof(float);
+  for (std::size_t offset : {0, 1, 4, 15}) {
+    float* c = storage.data() + to_line + offset;
+    std::vector<float> results[2];
+    for (int threads : {1, 2}) {
+      std::fill(storage.begin(), storage.end(), 0.5f);
+      set_num_threads(threads);
+      gemm(1.0f, a.view(), b.view(), 0.0f,
+           MatrixView<float>{c, kM, kN, kM, Layout::col_major, Transpose::none});
+      set_num_threads(0);
+      results[threads - 1].assign(c, c + kM * kN);
+      const std::size_t begin = static_cast<std::size_t>(c - storage.data());
+      for (std::size_t i = 0; i < storage.size(); ++i) {
+        if (i >= begin && i < begin + kM * kN) continue;
+        ASSERT_EQ(storage[i], 0.5f) << "written at " << i;
+      }
+    }
+    ASSERT_EQ(0, std::memcmp(results[0].data(), results[1].data(), kM * kN * sizeof(float)))
+        << "C " << offset << " elements past a line start";
   }
 }
 
