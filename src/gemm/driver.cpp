@@ -227,16 +227,25 @@ void run(const GemmProblem<T>& p) {
   // skinny x, as in LLM decoding): dot products along the depth read both in place
   // (kernels/dot.hpp), where the tile loops would transpose A at every depth slice.
   const bool dot = p.a_cs == 1 && p.a_rs != 1 && p.b_rs == 1 && p.n <= kSkinny && b_in_l2;
-  // An A that does not fit L2 against such a B (and not skinny, which reads A once either
-  // way): the direct path reads it once, a slab at a time (one line of each of the slab's
-  // columns per tile); the packed path reads it in runs of MC rows down each column, which the
-  // hardware prefetchers follow, but copies it once more. Which costs less depends on the
-  // memory system: `ridge tune` decides (tall_a_path), else the packed path, the one that costs
-  // less where it is wrong. Measured, sgemm 128 x 4096 x 4096 1 thread: direct 99 GFLOP/s,
-  // packed 89.7 (Zen 4, AVX-512); on the Xeon guest, geometric mean of packed over direct at
-  // 128 x 4096 x 4096 and 256 x 2048 x 2048, f32 and f64, 1 and 2 threads (`ridge tune`): AVX2
-  // path 1.53 (and 1.55 in a second run), AVX-512 path 1.01.
-  const bool tall_a_packed = tuning.tall_a_path != 1 && p.m > kSkinny && p.n > kSkinny &&
+  // An A that does not fit L2: the direct path reads it once, a slab at a time (one line of
+  // each of the slab's columns per tile, every column a stream of its own), and packs each slab
+  // anyway once more than one strip of columns rereads it; the packed path reads it in runs of
+  // MC rows down each column, which the hardware prefetchers follow, but copies it once more.
+  // Whichever costs less depends on the memory system: `ridge tune` decides (tall_a_path), else
+  // the packed path, the one that costs less where it is wrong. Measured, sgemm 128 x 4096 x 4096
+  // 1 thread: direct 99 GFLOP/s, packed 89.7 (Zen 4, AVX-512); on the Xeon guest, geometric
+  // mean of packed over direct at 128 x 4096 x 4096 and 256 x 2048 x 2048, f32 and f64, 1 and 2
+  // threads (`ridge tune`): AVX2 path 1.53 (and 1.55 in a second run), AVX-512 path 1.01.
+  //
+  // A B of half a tile's columns or fewer (LLM decoding at a few tokens) keeps the direct path:
+  // the copy costs as much as the product's few FMAs per element of A. Measured on the Xeon
+  // guest, M x 4096 x 4096 row-major, 1 thread, alternated, direct (model depth) against packed
+  // GFLOP/s, M = 3 / 4 / 6 / 8 / 12 / 16 / 24 / 32: AVX2 sgemm 23 / 13 / 16 / 29 / 38 / 43 /
+  // 54 / 55 against 13 / 18 / 26 / 30 / 42 / 47 / 59 / 64, dgemm 9.1 / 5.2 / 7.4 / 14 / 18 /
+  // 21 / 19 / 22 against 7.3 / 9.4 / 13 / 15 / 21 / 24 / 30 / 32; AVX-512 sgemm 25 / 23 / 27 /
+  // 30 / 40 / 57 / 73 / 80 against 14 / 19 / 25 / 36 / 49 / 63 / 83 / 89, dgemm 9.2 / 8.1 /
+  // 11 / 14 / 19 / 25 / 32 / 36 against 6.5 / 9.0 / 13 / 18 / 25 / 30 / 38 / 44.
+  const bool tall_a_packed = tuning.tall_a_path != 1 && p.m > kSkinny && 2 * p.n > loops.nr &&
                              p.m * p.k * std::int64_t{sizeof(T)} > caches.l2_streamed;
   const bool direct = (b_in_l2 || b_slice_in_l2 || p.m <= kSkinny) && !tall_a_packed;
   DirectOptions options;

@@ -136,8 +136,14 @@ struct Loops {
             for (std::int64_t ir = 0; ir < mc; ir += MR) {
               const int m = static_cast<int>(std::min<std::int64_t>(MR, mc - ir));
               const TileC c{p.c + (ic + ir) + (jc + jr) * p.ldc, p.ldc, m, n, p.alpha, beta};
-              (uses_one_vector(m) ? packed_tile<1> : packed_tile<MV>)(
-                  kc, a_packed + ir * kc, PackedB{b_packed + jr * kc}, c);
+              const PackedB b{b_packed + jr * kc};
+              if (n < NR) {
+                (uses_one_vector(m) ? kStrips<1, NR, PackedB> : kStrips<MV, NR, PackedB>)[n - 1](
+                    kc, PanelA{a_packed + ir * kc, MR, true, 0}, b, c);
+              } else {
+                (uses_one_vector(m) ? packed_tile<1> : packed_tile<MV>)(kc, a_packed + ir * kc, b,
+                                                                        c);
+              }
             }
           }
         }
