@@ -237,15 +237,16 @@ void run(const GemmProblem<T>& p) {
   // mean of packed over direct at 128 x 4096 x 4096 and 256 x 2048 x 2048, f32 and f64, 1 and 2
   // threads (`ridge tune`): AVX2 path 1.53 (and 1.55 in a second run), AVX-512 path 1.01.
   //
-  // A B of half a tile's columns or fewer (LLM decoding at a few tokens) keeps the direct path:
-  // the copy costs as much as the product's few FMAs per element of A. Measured on the Xeon
-  // guest, M x 4096 x 4096 row-major, 1 thread, alternated, direct (model depth) against packed
-  // GFLOP/s, M = 3 / 4 / 6 / 8 / 12 / 16 / 24 / 32: AVX2 sgemm 23 / 13 / 16 / 29 / 38 / 43 /
-  // 54 / 55 against 13 / 18 / 26 / 30 / 42 / 47 / 59 / 64, dgemm 9.1 / 5.2 / 7.4 / 14 / 18 /
-  // 21 / 19 / 22 against 7.3 / 9.4 / 13 / 15 / 21 / 24 / 30 / 32; AVX-512 sgemm 25 / 23 / 27 /
-  // 30 / 40 / 57 / 73 / 80 against 14 / 19 / 25 / 36 / 49 / 63 / 83 / 89, dgemm 9.2 / 8.1 /
-  // 11 / 14 / 19 / 25 / 32 / 36 against 6.5 / 9.0 / 13 / 18 / 25 / 30 / 38 / 44.
-  const bool tall_a_packed = tuning.tall_a_path != 1 && p.m > kSkinny && 2 * p.n > loops.nr &&
+  // A B of one strip of columns (LLM decoding at a few tokens) keeps the direct path, which
+  // then reads A in place and never copies it. Wider, the direct path packs each slab of A
+  // (Loops::direct) from as many page-strided streams as the slab is deep, and falls behind
+  // where that passes the memory system's limit; the packed path copies A in long runs instead.
+  // Measured on the Xeon guest, M x 4096 x 4096 row-major, 1 thread, GFLOP/s at M = 12 / 16 /
+  // 24 / 32, direct path at the model's skinny depth (64) against packed: AVX2 sgemm 44 / 47 /
+  // 54 / 58 against 44 / 48 / 62 / 64, dgemm 19 / 21 / 20 / 22 against 22 / 24 / 30 / 33;
+  // AVX-512 dgemm 20 / 25 / 32 / 37 against 23 / 27 / 38 / 41. At depth 32 the two ran within
+  // 5% of each other at M = 8 to 32 on both paths, f32 and f64.
+  const bool tall_a_packed = tuning.tall_a_path != 1 && p.m > kSkinny && p.n > loops.nr &&
                              p.m * p.k * std::int64_t{sizeof(T)} > caches.l2_streamed;
   const bool direct = (b_in_l2 || b_slice_in_l2 || p.m <= kSkinny) && !tall_a_packed;
   DirectOptions options;
