@@ -84,6 +84,10 @@ struct Machine {
   // FMAs of each ISA's full vector width one CPU issued a cycle, by ISA name, as the probe
   // measured them (its f32 rate over clock x lanes x 2): the FMA pipes, about 1 or 2.
   std::map<std::string, double> measured_fma_per_cycle;
+  // The most columns a page or more apart one CPU read at nearly its best rate, a line of each
+  // in turn, as the probe measured it; 0 when not measured. Bounds the depth slices of the GEMM
+  // paths that read A so.
+  int measured_page_streams = 0;
   std::vector<int> cpu_ids;        // their ids
 
   // The data cache at `level` (1, 2, 3); a default-constructed level with size 0 if absent.

@@ -67,6 +67,13 @@ struct BandwidthPlateau {
   bool noisy = false;
 };
 
+// One core reading `streams` columns of a matrix at once, each a page or more from the next, a
+// line of each in turn (the direct GEMM path's pattern on a skinny product).
+struct PageStreamPoint {
+  int streams = 0;
+  Figure gbs;
+};
+
 struct LatencyPoint {
   std::int64_t bytes = 0;
   bool huge_pages = false;  // madvise(MADV_HUGEPAGE) asked for, else MADV_NOHUGEPAGE
@@ -118,6 +125,10 @@ struct Report {
   std::string bandwidth_isa;  // whose kernels the sweep ran: the fastest, not always the widest
   std::vector<BandwidthPoint> bandwidth;
   std::vector<BandwidthPlateau> plateaus;
+  // The read rate against the number of page-strided streams, and the most streams read at
+  // nearly the best rate (0: not measured); part of the bandwidth step.
+  std::vector<PageStreamPoint> page_streams;
+  int sustained_page_streams = 0;
   // The curve (2 MiB pages where the OS grants them, so that TLB misses do not blur the cache
   // steps), then the same sizes at a few points with 4 KiB pages.
   std::vector<LatencyPoint> latency;

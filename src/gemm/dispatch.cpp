@@ -39,22 +39,42 @@ int fma_pipes(const Machine& machine, Isa isa) {
   return std::clamp(static_cast<int>(found->second + 0.75), 1, kernels::kMaxFmaPipes);
 }
 
+// A skinny product's tile (N <= 32, LLM decoding) reads A in place one column per depth step: a
+// stream each, a page apart once the columns are. Past the number of such streams the memory
+// system keeps fed the rate collapses (a cliff, not a slope), so the slices go no deeper than the
+// probe measured (Machine::measured_page_streams), in whole 4-deep steps. Measured, sgemm
+// M x 4096 x 4096 (columns 16 KiB apart), 1 thread, GFLOP/s:
+//  - Zen 4 (AVX-512) at depth 32 / 64 / 128 / 256: M = 8 67 / 73 / 80 / 71, M = 32 70 / 81 /
+//    87 / 81.
+//  - The 2-vCPU Xeon guest, whose probe reads 18-21 GB/s up to 48 streams and 11.5 at 56: M = 8
+//    at depth 16 / 24 / 32 / 40 / 48 / 64 / 96 58.8 / 62.4 / 53.2 / 56.8 / 48.2 / 29.9 / 29.0
+//    (AVX-512); `ridge tune` at M = 4 and 8 (f32 and f64, 1 and 2 threads), geometric mean
+//    over depth 64: 16 1.47, 32 1.52, 128 1.01.
+// Unmeasured: 64, the depth that costs least where it is wrong (0.85-0.93 of the best on both).
+int skinny_depth(const Machine& machine) {
+  constexpr int kUnmeasured = 64;
+  if (machine.measured_page_streams <= 0) return kUnmeasured;
+  return std::max(4, machine.measured_page_streams / 4 * 4);
+}
+
 template <class T>
 TypedKernels<T> make_gemm_kernels(Isa isa) {
   const Machine& machine = Machine::current();
   const GemmKernels<T> kernels = isa_kernels<T>(isa);
   const int pipes = fma_pipes(machine, isa);
   const TypedKernels<T> t{kernels, derive_block_sizes(machine, kernels.mr, kernels.nr, sizeof(T)),
-                          kernels::CacheModel::current(), kernels.narrow_columns[pipes - 1]};
+                          kernels::CacheModel::current(), kernels.narrow_columns[pipes - 1],
+                          skinny_depth(machine)};
   if (runtime::verbose())
-    std::fprintf(stderr,
-                 "ridge: %s %s gemm: MR=%d NR=%d MC=%lld (A in L%d) KC=%lld NC=%lld, narrow "
-                 "tiles %d columns (%d FMA pipe%s%s)\n",
-                 isa_name(isa), sizeof(T) == 4 ? "f32" : "f64", t.kernels.mr, t.kernels.nr,
-                 static_cast<long long>(t.blocks.mc), t.blocks.a_level,
-                 static_cast<long long>(t.blocks.kc), static_cast<long long>(t.blocks.nc),
-                 t.narrow_columns, pipes, pipes == 1 ? "" : "s",
-                 machine.measured_fma_per_cycle.contains(isa_name(isa)) ? ", measured" : "");
+    std::fprintf(
+        stderr,
+        "ridge: %s %s gemm: MR=%d NR=%d MC=%lld (A in L%d) KC=%lld NC=%lld, narrow "
+        "tiles %d columns (%d FMA pipe%s%s), skinny depth %d (%s)\n",
+        isa_name(isa), sizeof(T) == 4 ? "f32" : "f64", t.kernels.mr, t.kernels.nr,
+        static_cast<long long>(t.blocks.mc), t.blocks.a_level, static_cast<long long>(t.blocks.kc),
+        static_cast<long long>(t.blocks.nc), t.narrow_columns, pipes, pipes == 1 ? "" : "s",
+        machine.measured_fma_per_cycle.contains(isa_name(isa)) ? ", measured" : "", t.skinny_depth,
+        machine.measured_page_streams > 0 ? "measured page streams" : "unmeasured");
   return t;
 }
 

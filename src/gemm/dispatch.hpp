@@ -20,11 +20,17 @@ struct TypedKernels {
   BlockSizes blocks;
   kernels::CacheModel caches;
   int narrow_columns = 0;  // the narrow tiles for this machine's FMA pipes (DirectOptions)
+  int skinny_depth = 0;    // the deepest slice of a skinny product reading A a page per column
 };
 
 // The FMA pipes of `isa`'s vector width a core of `machine` has, 1 .. kernels::kMaxFmaPipes:
 // the probe's FMAs a cycle (Machine::measured_fma_per_cycle), rounded.
 int fma_pipes(const Machine& machine, Isa isa);
+
+// The deepest depth slice of a skinny product that reads A in place a page per column (unless
+// tuned, GemmTuning::skinny_depth): the page-strided streams the probe measured one core keeps
+// fed (Machine::measured_page_streams), a multiple of 4.
+int skinny_depth(const Machine& machine);
 
 // Builds the table of a supported ISA (dispatch.cpp).
 template <class T>

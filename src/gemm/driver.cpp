@@ -41,20 +41,6 @@ constexpr std::int64_t kMinFmaPerThread = 48 * 48 * 48;
 constexpr std::int64_t kStreamBoundWidth = 2;
 constexpr std::int64_t kStreamBoundDepth = 8;
 constexpr std::int64_t kDirectDepthPerColumn = 16;
-// A skinny product's tile (N <= kSkinny, LLM decoding) reads A one column per depth step: one
-// stream each, and a page each once the columns are a page apart. Past some number of such
-// columns per tile the memory system falls behind; how many depends on the host, so `ridge tune`
-// measures it (GemmTuning::skinny_depth) and this is the default. Measured, sgemm M x 4096 x 4096
-// (columns 16 KiB apart), GFLOP/s or ratios of alternated medians:
-//  - Zen 4 (AVX-512), 1 thread, at depth 32 / 64 / 128 / 256: M = 8 67 / 73 / 80 / 71,
-//    M = 32 70 / 81 / 87 / 81; 256 against 16 N: M = 24 and 32 1.00-1.08 on 1 and 2 threads.
-//  - The 2-vCPU Xeon guest, f32 and f64 at M = 8 and 32, 1 and 2 threads, geometric mean over
-//    depth 64 (`ridge tune`): AVX2 path 16 1.09, 32 1.12, 128 0.89, 512 0.92; AVX-512 path 16
-//    1.19, 32 1.20, 128 0.97, 512 1.02.
-// 64 is the depth that costs least where it is wrong: within 0.85-0.93 of the best on both.
-// Where A's columns lie closer than a page, the extra slices only cost: 300^3 to 384^3 sgemm
-// (A in L2) ran 1-3% slower at 256 (Zen 4), so they keep the slice depth.
-constexpr std::int64_t kMaxInPlaceDepth = 64;
 constexpr std::int64_t kPageBytes = 4096;  // the base page of x86-64 and most aarch64 Linux
 
 std::int64_t direct_depth(std::int64_t n) {
@@ -251,14 +237,15 @@ void run(const GemmProblem<T>& p) {
   const bool direct = (b_in_l2 || b_slice_in_l2 || p.m <= kSkinny) && !tall_a_packed;
   DirectOptions options;
   options.pack_b = !dot && b_slice_in_l2 && (!b_in_l2 || (p.m > loops.mr && b_crowds_l1()));
-  // A skinny product reading A a page per column runs slices at most skinny_depth deep
-  // (kMaxInPlaceDepth unless tuned); the path is still chosen at slice_kc.
+  // A skinny product reading A a page per column runs slices at most as deep as the memory
+  // system keeps streams fed (TypedKernels::skinny_depth unless tuned); the path is still chosen
+  // at slice_kc.
   const bool a_column_per_page =
       p.n <= kSkinny && p.a_rs == 1 && p.a_cs * std::int64_t{sizeof(T)} >= kPageBytes;
-  options.depth = a_column_per_page
-                      ? std::min(slice_kc, tuning.skinny_depth > 0 ? tuning.skinny_depth
-                                                                   : kMaxInPlaceDepth)
-                      : slice_kc;
+  options.depth =
+      a_column_per_page
+          ? std::min(slice_kc, tuning.skinny_depth > 0 ? tuning.skinny_depth : table.skinny_depth)
+          : slice_kc;
   // Packed only where more than one column strip rereads the slab: one strip reads it once.
   options.pack_a = p.a_rs == 1 && p.n > loops.nr && a_crowds_l1(options.depth);
   // A B that fits in L1 runs narrower tiles (Loops::direct), as narrow as this core's FMA pipes

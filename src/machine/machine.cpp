@@ -210,6 +210,8 @@ std::string describe(const Machine& m) {
       separator = ", ";
     }
   }
+  if (m.measured_page_streams > 0)
+    out << "\n          page-strided streams read at full rate: " << m.measured_page_streams;
   for (const auto& [isa, t] : m.gemm_tuning)
     out << "\n          tuned " << isa << ": " << tuning_text(t);
   out << '\n';
@@ -254,6 +256,8 @@ std::string to_json(const Machine& m) {
     }
     out << '}';
   }
+  if (m.measured_page_streams > 0)
+    out << ", \"measured_page_streams\": " << m.measured_page_streams;
   out << "}";
   return out.str();
 }

@@ -194,6 +194,8 @@ void apply_measured(Machine& machine, const MeasuredValues& values) {
   for (const char* isa : {"generic", "avx2", "avx512"})
     if (const double per_cycle = value(fma_per_cycle_key(isa)); per_cycle > 0)
       machine.measured_fma_per_cycle[isa] = per_cycle;
+  const double page_streams = value(kPageStreamsKey);
+  machine.measured_page_streams = page_streams <= 1 << 20 ? static_cast<int>(page_streams) : 0;
   machine.gemm_tuning.clear();
   for (const auto& entry : values) {
     const std::string& key = entry.first;

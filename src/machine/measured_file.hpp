@@ -40,6 +40,8 @@ std::string peak_key(const std::string& type, const std::string& threads);
 // "fma_per_cycle.<isa>": FMAs of the ISA's vector width one CPU issued a cycle (isa "generic",
 // "avx2", "avx512").
 std::string fma_per_cycle_key(const std::string& isa);
+// The most page-strided read streams one core keeps fed (probe::Report::sustained_page_streams).
+inline constexpr const char* kPageStreamsKey = "page_streams";
 // "bandwidth_gbs.<kernel>.<level>.<threads>": a measured bandwidth plateau (kernel "read",
 // "write", ...; level "l1" .. "l3", "dram").
 std::string bandwidth_key(const std::string& kernel, const std::string& level,

@@ -1,6 +1,8 @@
 // ridge::probe::run: the parts in dependency order (the clock for cycles, the latency curve for
 // the capacities the bandwidth plateaus are read against), and the notes on what the figures mean
 // for their trustworthiness.
+#include "ridge/probe.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -10,8 +12,8 @@
 #include "probe/coherence.hpp"
 #include "probe/latency.hpp"
 #include "probe/level_inference.hpp"
+#include "probe/page_streams.hpp"
 #include "probe/peak_compute.hpp"
-#include "ridge/probe.hpp"
 
 namespace ridge::probe {
 namespace {
@@ -208,6 +210,10 @@ Report run(const Options& o) {
     }
     windows.push_back({"dram", static_cast<double>(dram_array), true});
     r.plateaus = detail::bandwidth_plateaus(r.bandwidth, windows);
+
+    progress("page-strided streams");
+    r.page_streams = detail::measure_page_streams(policy);
+    r.sustained_page_streams = detail::sustained_page_streams(r.page_streams);
   }
 
   if (o.coherence && cpus > 1) {

@@ -85,6 +85,14 @@ std::string to_json(const Report& r) {
   }
   out << "]";
 
+  if (!r.page_streams.empty()) {
+    out << ",\n\"page_streams\": [";
+    for (std::size_t i = 0; i < r.page_streams.size(); ++i)
+      out << (i ? ", " : "") << "{\"streams\": " << r.page_streams[i].streams
+          << ", \"gbs\": " << figure(r.page_streams[i].gbs) << '}';
+    out << "],\n\"sustained_page_streams\": " << r.sustained_page_streams;
+  }
+
   out << ",\n\"latency_ns\": [";
   bool first = true;
   for (const LatencyPoint& l : r.latency) {

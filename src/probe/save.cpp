@@ -45,6 +45,8 @@ std::string save(const Report& r) {
     if (lanes > 0 && p.type == "f32" && gflops > 0 && r.clock_ghz.median > 0)
       values[ridge::machine::fma_per_cycle_key(p.isa)] = gflops / (r.clock_ghz.median * lanes * 2);
   }
+  if (r.sustained_page_streams > 0)
+    values[ridge::machine::kPageStreamsKey] = r.sustained_page_streams;
   for (const char* type : {"f64", "f32", "bf16", "int8"})
     for (bool all : {false, true})
       if (const double best = best_peak(r, type, all); best > 0)

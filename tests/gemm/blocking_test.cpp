@@ -165,6 +165,17 @@ TEST(Blocking, FmaPipesPickTheNarrowTiles) {
   EXPECT_EQ(kernels::kAvx2Tiles.narrow_columns(2), kernels::kAvx2Tiles.nr);
 }
 
+TEST(Blocking, SkinnyDepthFollowsTheMeasuredPageStreams) {
+  Machine m;
+  EXPECT_EQ(gemm_detail::skinny_depth(m), 64);  // unmeasured
+  m.measured_page_streams = 32;
+  EXPECT_EQ(gemm_detail::skinny_depth(m), 32);
+  m.measured_page_streams = 50;
+  EXPECT_EQ(gemm_detail::skinny_depth(m), 48);  // whole 4-deep steps
+  m.measured_page_streams = 2;
+  EXPECT_EQ(gemm_detail::skinny_depth(m), 4);
+}
+
 TEST(Blocking, MissingCachesStillGiveUsableBlocks) {
   Machine bare;  // no cache information at all
   const gemm_detail::BlockSizes b = gemm_detail::derive_block_sizes(bare, 8, 6, 4);

@@ -115,6 +115,14 @@ void print_bandwidth(const probe::Report& r) {
     }
     std::printf("\n");
   }
+  if (r.page_streams.empty()) return;
+  std::printf(
+      "Page-strided streams (one thread reading a 64 MiB matrix of 16 KiB columns, a line "
+      "of each of N columns in turn), GB/s:\n ");
+  for (const probe::PageStreamPoint& p : r.page_streams)
+    std::printf(" %d: %.1f%s", p.streams, p.gbs.median, p.gbs.noisy ? "!" : "");
+  std::printf("\n  read at full rate (within a tenth of the best): up to %d streams\n",
+              r.sustained_page_streams);
 }
 
 void print_latency(const probe::Report& r) {
