@@ -143,10 +143,11 @@ struct Report {
 RIDGE_API Report run(const Options& options);
 
 // The report as JSON: machine, peak_gflops.<type>.<threads>, bandwidth_gbs.<kernel>.<level>.
-// <threads>, latency_ns [{bytes, ns}], core_to_core_ns (matrix, null on the diagonal), plus the
-// detail behind them. <threads> is "1" for one thread and "all" for every CPU of the affinity
-// mask (a thread count in between, which only the full probe measures on more than two CPUs, is
-// its number). Absent figures are omitted, never zero.
+// <threads>, page_streams [{streams, gbs}] and sustained_page_streams, latency_ns [{bytes, ns}],
+// core_to_core_ns (matrix, null on the diagonal), plus the detail behind them. <threads> is "1" for
+// one thread and "all" for every CPU of the affinity mask (a thread count in between, which only
+// the full probe measures on more than two CPUs, is its number). Absent figures are omitted, never
+// zero.
 RIDGE_API std::string to_json(const Report& report);
 
 // Best figure over the ISAs for `type` ("f64", "f32", "bf16", "int8") on one or all threads;

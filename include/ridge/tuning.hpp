@@ -18,9 +18,9 @@ struct GemmTuning {
   // The deepest depth slice of the direct path (A slabs reread from L1 by each column strip).
   std::int64_t slab_depth = 0;
   // The deepest depth slice of a skinny product (N <= 32) that reads A in place a page per
-  // column (the direct path: N at most the micro-tile's columns where A does not fit L2).
+  // column (the direct path: N <= 24 where A does not fit L2).
   std::int64_t skinny_depth = 0;
-  // A product whose A does not fit L2 (M > 32) against a B wider than the micro-tile: 1 runs
+  // A product whose A does not fit L2 (M > 32) against a B over 24 columns wide: 1 runs
   // the direct path (A read in place or a slab at a time), 2 the packed path (A packed a block
   // at a time, read in long runs).
   int tall_a_path = 0;

@@ -25,6 +25,8 @@ namespace {
 // A dimension this small (e.g. LLM decoding, M = 1..32) makes packing the other operand a pure
 // overhead: it would be read once either way.
 constexpr std::int64_t kSkinny = 32;
+// The widest B against which an A larger than L2 keeps the direct path (see run()).
+constexpr std::int64_t kDirectTallWidth = 24;
 // Each extra thread must get at least this many multiply-adds (~1 us at 100 GFLOP/s), which
 // covers handing work to a spinning pool worker (well under a microsecond). Measured on
 // 2 cores (Zen 4): 64^3 sgemm is 1.3x faster on 2 threads than on 1 (oneDNN threads it too).
@@ -81,7 +83,7 @@ int thread_count(std::int64_t fma) {
 // (2-vCPU Xeon guest, AVX-512), C 16 bytes past a line start (as a heap allocation may leave it),
 // two blocks of rows against two of columns, GFLOP/s: 128^3 223-230 and 271-283, 256^3 292-316
 // and 335-339, 384^3 288-289 and 311-315, 512^3 304-310 and 320; with C on a line start the two
-// within 3% of each other.
+// within about 5% of each other.
 struct Grid {
   int tm = 1, tn = 1;
   std::int64_t rows = 0, cols = 0;  // per block
@@ -223,16 +225,19 @@ void run(const GemmProblem<T>& p) {
   // mean of packed over direct at 128 x 4096 x 4096 and 256 x 2048 x 2048, f32 and f64, 1 and 2
   // threads (`ridge tune`): AVX2 path 1.53 (and 1.55 in a second run), AVX-512 path 1.01.
   //
-  // A B of one strip of columns (LLM decoding at a few tokens) keeps the direct path, which
-  // then reads A in place and never copies it. Wider, the direct path packs each slab of A
-  // (Loops::direct) from as many page-strided streams as the slab is deep, and falls behind
-  // where that passes the memory system's limit; the packed path copies A in long runs instead.
-  // Measured on the Xeon guest, M x 4096 x 4096 row-major, 1 thread, GFLOP/s at M = 12 / 16 /
-  // 24 / 32, direct path at the model's skinny depth (64) against packed: AVX2 sgemm 44 / 47 /
-  // 54 / 58 against 44 / 48 / 62 / 64, dgemm 19 / 21 / 20 / 22 against 22 / 24 / 30 / 33;
-  // AVX-512 dgemm 20 / 25 / 32 / 37 against 23 / 27 / 38 / 41. At depth 32 the two ran within
-  // 5% of each other at M = 8 to 32 on both paths, f32 and f64.
-  const bool tall_a_packed = tuning.tall_a_path != 1 && p.m > kSkinny && p.n > loops.nr &&
+  // A narrow B (LLM decoding at up to a few dozen tokens) keeps the direct path, which reads A
+  // once, in place or a slab at a time, with as many page-strided streams as the slice is deep
+  // (skinny depth): the product is bound by reading A, which the packed path's copy in runs of
+  // MC rows reads no faster. Wider, the work per element of A hides the streams and the packed
+  // path's full tiles and deep slices win. Measured on the Xeon guest, M x 4096 x 4096
+  // row-major, direct path (skinny depth 32) against packed, GFLOP/s at M = 8 / 16 / 24 / 32:
+  //  - 2 threads: AVX2 sgemm 60 / 114 / 121 / 115 against 49 / 111 / 110 / 122, dgemm 26 / 54
+  //    / 54 / 51 against 27 / 55 / 53 / 60; AVX-512 sgemm - / 108 / 175 / 185 against - / 100 /
+  //    147 / 225, dgemm - / 43 / 75 / 79 against - / 46 / 68 / 106.
+  //  - 1 thread: within 5% of each other at 8 to 24 on both paths, f32 and f64; at 32 the packed
+  //    path 1.14x (AVX-512 sgemm) and 1.20x (dgemm), level on AVX2.
+  // So the direct path up to kDirectTallWidth columns, the packed path past it.
+  const bool tall_a_packed = tuning.tall_a_path != 1 && p.m > kSkinny && p.n > kDirectTallWidth &&
                              p.m * p.k * std::int64_t{sizeof(T)} > caches.l2_streamed;
   const bool direct = (b_in_l2 || b_slice_in_l2 || p.m <= kSkinny) && !tall_a_packed;
   DirectOptions options;

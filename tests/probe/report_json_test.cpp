@@ -26,6 +26,8 @@ probe::Report synthetic_report() {
   r.plateaus.push_back({"triad", "dram", 1, 25, 2, false});
   r.plateaus.push_back({"triad", "dram", 2, 34, 2, true});
   r.plateaus.push_back({"read", "l1", 1, 190, 2, false});
+  r.page_streams = {{16, {28.0, 0.02, 5, false}}, {64, {10.0, 0.05, 5, false}}};
+  r.sustained_page_streams = 16;
   r.latency.push_back({4096, true, 1.0, figure(1.1)});
   r.latency.push_back({1 << 30, true, 1.0, figure(190)});
   r.latency.push_back({1 << 30, false, 0.0, figure(300)});
@@ -54,6 +56,10 @@ TEST(ProbeJson, HasTheDocumentedKeys) {
   EXPECT_EQ(j["latency_ns"][1]["bytes"].get<std::int64_t>(), 1 << 30);
   EXPECT_DOUBLE_EQ(j["latency_ns"][1]["ns"].get<double>(), 190);
   EXPECT_EQ(j["latency_curve"].size(), 3u);
+  ASSERT_EQ(j["page_streams"].size(), 2u);
+  EXPECT_EQ(j["page_streams"][1]["streams"].get<int>(), 64);
+  EXPECT_DOUBLE_EQ(j["page_streams"][1]["gbs"]["median"].get<double>(), 10.0);
+  EXPECT_EQ(j["sustained_page_streams"].get<int>(), 16);
   const nlohmann::json& matrix = j["core_to_core_ns"];
   ASSERT_EQ(matrix.size(), 2u);
   ASSERT_EQ(matrix[0].size(), 2u);
@@ -91,8 +97,11 @@ TEST(ProbeJson, OmitsWhatWasNotMeasured) {
   EXPECT_FALSE(j["caches"][0].contains("from_bandwidth_bytes"));
   r.coherence_measured = false;
   r.peaks.clear();
+  r.page_streams.clear();
   const nlohmann::json bare = nlohmann::json::parse(probe::to_json(r));
   EXPECT_FALSE(bare.contains("core_to_core_ns"));
+  EXPECT_FALSE(bare.contains("page_streams"));
+  EXPECT_FALSE(bare.contains("sustained_page_streams"));
   EXPECT_TRUE(bare["peak_gflops"].empty());
 }
 

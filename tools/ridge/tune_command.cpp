@@ -33,14 +33,12 @@ struct Shape {
   std::int64_t m, n, k;
 };
 
-// Shapes each field steers (row-major NN, most from ridge bench gemm's defaults). The skinny
-// depth steers the direct path of a tall A against one strip of columns: 4 x 4096 x 4096 on
-// every path, 8 x 4096 x 4096 where the tile is 12 columns wide.
+// Shapes each field steers (row-major NN, most from ridge bench gemm's defaults).
 std::vector<Shape> shapes_for(const std::string& field) {
   if (field == "b_l1_ways") return {{1000, 1000, 1000}, {1536, 1536, 1536}};
   if (field == "a_level") return {{1536, 1536, 1536}};
   if (field == "slab_depth") return {{128, 4096, 4096}, {512, 512, 512}};
-  if (field == "skinny_depth") return {{4, 4096, 4096}, {8, 4096, 4096}};
+  if (field == "skinny_depth") return {{8, 4096, 4096}, {16, 4096, 4096}};
   return {{128, 4096, 4096}, {32, 4096, 4096}};  // tall_a_path
 }
 
