@@ -75,7 +75,8 @@ int thread_count(std::int64_t fma) {
 // columns of B). Rows go by vectors, not MR tiles, so the padded work is counted more exactly:
 // 1000^3 on 2 threads (AVX-512) makes two blocks of 1008 rows x 504 columns (as MR tiles,
 // 1024 x 504), which beats 512 + 488 rows x 1008 columns (sgemm on Zen 4, two alternated runs:
-// +0.9%, +3.2%).
+// +0.9%, +3.2%). A block's work counts at most the problem's columns (and rows): an 8-column B
+// is one block of 8 columns, not of 12, against two of 6 and 2 that would each read all of A.
 //
 // Blocks of rows that meet inside a cache line of C share that line in every column: both
 // threads write it, and it passes back and forth between their cores (false sharing). That costs
@@ -104,7 +105,8 @@ Grid choose_grid(const GemmProblem<T>& p, int threads, int row_step, int nr) {
     Grid g{tm, tn, ceil_div(ceil_div(p.m, row_step), tm) * row_step,
            ceil_div(ceil_div(p.n, nr), tn) * nr};
     const bool shares_lines = tm > 1 && !(columns_on_lines && g.rows % kLine == 0);
-    const std::int64_t work = (g.rows + (shares_lines ? kLine : 0)) * g.cols;
+    const std::int64_t work =
+        (std::min(g.rows, p.m) + (shares_lines ? kLine : 0)) * std::min(g.cols, p.n);
     const std::int64_t pack = g.rows + g.cols;
     if (best_work < 0 || work < best_work || (work == best_work && pack < best_pack)) {
       best = g;
