@@ -232,12 +232,12 @@ void run(const GemmProblem<T>& p) {
   // (skinny depth): the product is bound by reading A, which the packed path's copy in runs of
   // MC rows reads no faster. Wider, the work per element of A hides the streams and the packed
   // path's full tiles and deep slices win. Measured on the Xeon guest, M x 4096 x 4096
-  // row-major, direct path (skinny depth 32) against packed, GFLOP/s at M = 8 / 16 / 24 / 32:
-  //  - 2 threads: AVX2 sgemm 60 / 114 / 121 / 115 against 49 / 111 / 110 / 122, dgemm 26 / 54
-  //    / 54 / 51 against 27 / 55 / 53 / 60; AVX-512 sgemm - / 108 / 175 / 185 against - / 100 /
-  //    147 / 225, dgemm - / 43 / 75 / 79 against - / 46 / 68 / 106.
-  //  - 1 thread: within 5% of each other at 8 to 24 on both paths, f32 and f64; at 32 the packed
-  //    path 1.14x (AVX-512 sgemm) and 1.20x (dgemm), level on AVX2.
+  // row-major, direct path (skinny depth 32) against packed, GFLOP/s:
+  //  - 2 threads, M = 16 / 24 / 32: AVX2 sgemm 114 / 121 / 115 against 111 / 110 / 122, dgemm
+  //    54 / 54 / 51 against 55 / 53 / 60; AVX-512 sgemm 108 / 175 / 185 against 100 / 147 /
+  //    225, dgemm 43 / 75 / 79 against 46 / 68 / 106.
+  //  - 1 thread: within 5% of each other at M = 8 to 24 on both paths, f32 and f64; at 32 the
+  //    packed path 1.14x (AVX-512 sgemm) and 1.20x (dgemm), level on AVX2.
   // So the direct path up to kDirectTallWidth columns, the packed path past it.
   const bool tall_a_packed = tuning.tall_a_path != 1 && p.m > kSkinny && p.n > kDirectTallWidth &&
                              p.m * p.k * std::int64_t{sizeof(T)} > caches.l2_streamed;
