@@ -46,10 +46,10 @@ int fma_pipes(const Machine& machine, Isa isa) {
 // M x 4096 x 4096 (columns 16 KiB apart), 1 thread, GFLOP/s:
 //  - Zen 4 (AVX-512) at depth 32 / 64 / 128 / 256: M = 8 67 / 73 / 80 / 71, M = 32 70 / 81 /
 //    87 / 81.
-//  - The 2-vCPU Xeon guest, whose probe reads 18-21 GB/s up to 48 streams and 11.5 at 56: M = 8
-//    at depth 16 / 24 / 32 / 40 / 48 / 64 / 96 58.8 / 62.4 / 53.2 / 56.8 / 48.2 / 29.9 / 29.0
-//    (AVX-512); `ridge tune` at M = 4 and 8 (f32 and f64, 1 and 2 threads), geometric mean
-//    over depth 64: 16 1.47, 32 1.52, 128 1.01.
+//  - The 2-vCPU Xeon guest, whose probe reads 26-28 GB/s up to 32 streams, 24.4 at 40, 21.5 at
+//    48 and 10.0 at 64 (so 32): M = 8 at depth 16 / 24 / 32 / 40 / 48 / 64 / 96 58.8 / 62.4 /
+//    53.2 / 56.8 / 48.2 / 29.9 / 29.0 (AVX-512); `ridge tune` at M = 4 and 8 (f32 and f64, 1
+//    and 2 threads), geometric mean over depth 64: 16 1.47, 32 1.52, 128 1.01.
 // Unmeasured: 64, the depth that costs least where it is wrong (0.85-0.93 of the best on both).
 int skinny_depth(const Machine& machine) {
   constexpr int kUnmeasured = 64;

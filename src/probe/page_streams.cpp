@@ -7,13 +7,13 @@
 
 #include "probe/mapped_buffer.hpp"
 #include "probe/pinned_team.hpp"
+#include "simd/cache_line.hpp"
 
 namespace ridge::probe::detail {
 namespace {
 
 constexpr std::int64_t kColumnBytes = 16 << 10;  // 4096 floats: a page-multiple stride
 constexpr std::int64_t kColumns = 4096;
-constexpr std::int64_t kLineBytes = 64;
 constexpr std::int64_t kAheadLines = 8;  // the direct path's kPrefetchTiles of one-line tiles
 
 // One pass over the matrix, `streams` columns at a time; returns a value the loads feed, so
@@ -22,11 +22,11 @@ std::uint64_t read_pass(const char* matrix, int streams) {
   std::uint64_t sum[4] = {};
   for (std::int64_t first = 0; first < kColumns; first += streams) {
     const std::int64_t last = std::min<std::int64_t>(kColumns, first + streams);
-    for (std::int64_t line = 0; line < kColumnBytes; line += kLineBytes) {
-      const bool ahead = line + kAheadLines * kLineBytes < kColumnBytes;
+    for (std::int64_t line = 0; line < kColumnBytes; line += simd::kLineBytes) {
+      const bool ahead = line + kAheadLines * simd::kLineBytes < kColumnBytes;
       for (std::int64_t c = first; c < last; ++c) {
         const char* at = matrix + c * kColumnBytes + line;
-        if (ahead) __builtin_prefetch(at + kAheadLines * kLineBytes, 0, 2);
+        if (ahead) __builtin_prefetch(at + kAheadLines * simd::kLineBytes, 0, 2);
         std::uint64_t word;
         std::memcpy(&word, at, sizeof(word));
         sum[c & 3] ^= word;
@@ -55,7 +55,8 @@ std::vector<PageStreamPoint> measure_page_streams(const SamplingPolicy& policy) 
   for (int streams : page_stream_counts()) {
     const Figure gbs = measure(
         [&] {
-          const double seconds = one.run([&](int) { sink = sink ^ read_pass(matrix.data(), streams); });
+          const double seconds =
+              one.run([&](int) { sink = sink ^ read_pass(matrix.data(), streams); });
           return static_cast<double>(kBytes) / seconds * 1e-9;
         },
         policy);

@@ -20,9 +20,10 @@ std::vector<int> page_stream_counts();
 std::vector<PageStreamPoint> measure_page_streams(const SamplingPolicy& policy);
 
 // The most streams read, with every smaller count, at no less than kSustainedShare of the best
-// rate of the smaller counts; 0 when no point was measured. A tight share, as the GEMM tile falls off sooner than this
-// plain read: on the 2-vCPU Xeon guest the probe read 40 and 48 streams at 0.89 and 0.85 of its
-// best, the skinny tile ran 40- and 48-deep slices at 0.91 and 0.77 of its best.
+// rate of the smaller counts; 0 when no point was measured. A tight share keeps the slices clear
+// of the cliff's edge, where the GEMM tile already loses: on the 2-vCPU Xeon guest the probe read
+// 40 and 48 streams at 0.87 and 0.77 of its best, the skinny tile ran 40- and 48-deep slices at
+// 0.91 and 0.77 of its.
 inline constexpr double kSustainedShare = 0.9;
 int sustained_page_streams(const std::vector<PageStreamPoint>& points);
 
