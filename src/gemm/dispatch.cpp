@@ -62,8 +62,11 @@ TypedKernels<T> make_gemm_kernels(Isa isa) {
   const Machine& machine = Machine::current();
   const GemmKernels<T> kernels = isa_kernels<T>(isa);
   const int pipes = fma_pipes(machine, isa);
-  const TypedKernels<T> t{kernels, derive_block_sizes(machine, kernels.mr, kernels.nr, sizeof(T)),
-                          kernels::CacheModel::current(), kernels.narrow_columns[pipes - 1],
+  const TypedKernels<T> t{kernels,
+                          derive_block_sizes(machine, kernels.mr, kernels.nr, sizeof(T)),
+                          kernels::CacheModel::current(),
+                          kernels.narrow_columns[pipes - 1],
+                          kernels::kFmaLatencyCycles * pipes,
                           skinny_depth(machine)};
   if (runtime::verbose())
     std::fprintf(

@@ -20,6 +20,7 @@ struct TypedKernels {
   BlockSizes blocks;
   kernels::CacheModel caches;
   int narrow_columns = 0;  // the narrow tiles for this machine's FMA pipes (DirectOptions)
+  int fma_chains = 0;      // FMA latency x this machine's pipes (DirectOptions)
   int skinny_depth = 0;    // the deepest slice of a skinny product reading A a page per column
 };
 

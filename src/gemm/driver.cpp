@@ -254,12 +254,18 @@ void run(const GemmProblem<T>& p) {
       a_column_per_page
           ? std::min(slice_kc, tuning.skinny_depth > 0 ? tuning.skinny_depth : table.skinny_depth)
           : slice_kc;
-  // Packed only where more than one column strip rereads the slab: one strip reads it once.
-  options.pack_a = p.a_rs == 1 && p.n > loops.nr && a_crowds_l1(options.depth);
+  // Packed only where two or more column strips reread the slab: the copy costs more than one
+  // reread from L2. Measured on the 2-vCPU Xeon guest, sgemm M x 1024 x 1024 row-major on 1
+  // thread, M = 13 / 16 / 20 / 24 (two strips), GFLOP/s: AVX-512 82 / 99 / 101 / 113 with the
+  // slab packed, 124 / 121 / 137 / 142 reread in place (dgemm 46 / 49 / 56 / 60 and 55 / 54 / 68
+  // / 72); AVX2 (6-column strips, M = 8 and 12) 56 / 68 and 60 / 77, its last strip even
+  // (Loops::strip_columns).
+  options.pack_a = p.a_rs == 1 && p.n > 2 * loops.nr && a_crowds_l1(options.depth);
   // A B that fits in L1 runs narrower tiles (Loops::direct), as narrow as this core's FMA pipes
   // allow.
   if (p.k * p.n * std::int64_t{sizeof(T)} <= caches.l1_bytes())
     options.narrow_columns = table.narrow_columns;
+  options.fma_chains = table.fma_chains;
   const bool prefetch_a =
       kernels::streams_from_memory(p.m * p.k * std::int64_t{sizeof(T)}, caches);
   const kernels::VectorKernels<T>* vector = dot ? &kernels::vector_kernels<T>(isa) : nullptr;

@@ -24,6 +24,10 @@ struct DirectOptions {
   // B fits L1: tiles this many columns wide (one of GemmKernels::narrow_columns); 0 or NR: the
   // full tile.
   int narrow_columns = 0;
+  // The independent FMA chains that keep this core's FMA units busy (latency x pipes); a row's
+  // last strip with fewer accumulators shares the columns with the one before (Loops::direct).
+  // 0: the strips stay NR wide.
+  int fma_chains = 0;
   // Whether the direct path packs A: as asked, and always when A's rows are not contiguous.
   template <class T>
   bool packs_a(const kernels::GemmProblem<T>& p) const { return pack_a || p.a_rs != 1; }

@@ -1,7 +1,8 @@
 // The GEMM loops of every ISA path, called directly with explicit depths, blocks and options, so
 // that what they cover does not depend on this host's caches: every micro-tile shape (one and MV
-// vectors of rows, 1..NR columns, B packed and in place), the narrow tiles, A read in place and
-// packed slab by slab, several depth slices, and the packed path across every block boundary.
+// vectors of rows, 1..NR columns, B packed and in place), the narrow tiles, the even last strips
+// of a row, A read in place and packed slab by slab, several depth slices, and the packed path
+// across every block boundary.
 #include <gtest/gtest.h>
 
 #include <cstddef>
@@ -69,6 +70,8 @@ void sweep_direct(Isa isa) {
               if (variant == 1) options.narrow_columns = kernels.narrow_columns[0];
               if (variant == 4) options.narrow_columns = kernels.narrow_columns[1];
               options.pack_a = variant == 3;  // a column-major A packed although in place
+              // the last two strips of a row even below 4 .. 16 columns (Loops::strip_columns)
+              options.fma_chains = 8 * variant;
               const auto [alpha, beta] = alpha_beta<T>(index++);
               Operands<T> x(m, n, depth.k, la, lb, static_cast<unsigned>(index));
               const Reference<T> want =
@@ -80,7 +83,8 @@ void sweep_direct(Isa isa) {
               ASSERT_EQ(compare(x.c, want), "")
                   << m << "x" << n << "x" << depth.k << " slices of " << depth.slice << ", A "
                   << layout_name(la) << ", B " << layout_name(lb) << ", pack_b " << options.pack_b
-                  << ", narrow " << options.narrow_columns << ", pack_a " << options.pack_a;
+                  << ", narrow " << options.narrow_columns << ", pack_a " << options.pack_a
+                  << ", FMA chains " << options.fma_chains;
             }
   }
 }
