@@ -2,6 +2,7 @@
 #include "kernels/cache_model.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <numeric>
 
 namespace ridge::kernels {
@@ -21,6 +22,13 @@ CacheModel CacheModel::of(const Machine& machine) {
   model.l1_line = l1.line_bytes > 0 ? l1.line_bytes : 64;
   model.l1_ways = l1.associativity > 0 ? l1.associativity : 8;
   model.l1_sets = std::max<std::int64_t>(1, l1.size_bytes / (model.l1_ways * model.l1_line));
+  const auto log2_or_none = [](std::int64_t x) {
+    return std::has_single_bit(static_cast<std::uint64_t>(x))
+               ? std::countr_zero(static_cast<std::uint64_t>(x))
+               : -1;
+  };
+  model.l1_line_log2 = log2_or_none(model.l1_line);
+  model.l1_sets_log2 = log2_or_none(model.l1_sets);
   model.l2_streamed = streamed_capacity(l2);
   model.l3_streamed = streamed_capacity(l3);
   return model;
@@ -44,6 +52,14 @@ std::int64_t l1_lines_per_set(std::int64_t stride_bytes, std::int64_t columns,
   if (columns <= 1) return columns;
   // A stride that is not a whole number of lines moves each column to a new offset within its
   // line, so the columns spread over sets; take them as one line per set.
+  if (caches.l1_line_log2 >= 0 && caches.l1_sets_log2 >= 0) {
+    // The same by shifts: gcd(x, 2^s) = 2^min(trailing zeros of x, s).
+    if ((stride_bytes & (caches.l1_line - 1)) != 0) return 1;
+    const auto stride_lines = static_cast<std::uint64_t>(stride_bytes >> caches.l1_line_log2);
+    const int touched_log2 =
+        caches.l1_sets_log2 - std::min(std::countr_zero(stride_lines), caches.l1_sets_log2);
+    return (columns + (std::int64_t{1} << touched_log2) - 1) >> touched_log2;
+  }
   if (stride_bytes % caches.l1_line != 0) return 1;
   const std::int64_t stride_lines = stride_bytes / caches.l1_line;
   const std::int64_t sets_touched = caches.l1_sets / std::gcd(stride_lines, caches.l1_sets);

@@ -145,6 +145,14 @@ TEST(Blocking, ColumnsAWayApartShareOneL1Set) {
   EXPECT_EQ(kernels::l1_lines_per_set(4096 + 64, 12, b), 1);  // one set per column
   EXPECT_EQ(kernels::l1_lines_per_set(4100, 12, b), 1);       // not whole lines: spread
   EXPECT_EQ(kernels::l1_lines_per_set(4096, 1, b), 1);
+  // 24 KiB, 8 ways: 48 sets (not a power of two), a way is 3 KiB.
+  const Machine odd = machine_with(24 << 10, 8, 1 << 20, 8, 32 << 20, 16, 8);
+  const kernels::CacheModel o = kernels::CacheModel::of(odd);
+  EXPECT_EQ(o.l1_sets, 48);
+  EXPECT_EQ(kernels::l1_lines_per_set(3072, 12, o), 12);  // a way apart: one set
+  EXPECT_EQ(kernels::l1_lines_per_set(4096, 12, o), 4);   // 64 lines apart: 3 sets
+  EXPECT_EQ(kernels::l1_lines_per_set(1024, 12, o), 4);   // 16 lines apart: 3 sets
+  EXPECT_EQ(kernels::l1_lines_per_set(64, 12, o), 1);
 }
 
 TEST(Blocking, FmaPipesPickTheNarrowTiles) {
