@@ -9,8 +9,8 @@ namespace ridge::kernels {
 // kFmaLatencyCycles after its last, and `pipes` FMAs of the ISA's width issue each cycle, so it
 // holds twice latency x pipes accumulators (twice: the loads and the loop share the cycles). The
 // pipes differ between cores of the same ISA (one 512-bit FMA a cycle on Zen 4, two on Xeons with
-// two FMA units), so each shape is compiled for one and for two pipes and the probe's measurement
-// picks (gemm/dispatch.cpp). The latency is 4 cycles on every x86 core since Skylake and Zen 3.
+// two FMA units), and the probe's measurement of them picks the tiles (gemm/dispatch.cpp). The
+// latency is 4 cycles on every x86 core since Skylake and Zen 3.
 inline constexpr int kFmaLatencyCycles = 4;
 inline constexpr int kMaxFmaPipes = 2;
 
@@ -19,10 +19,15 @@ struct TileShape {
   int dot_rows = 0, dot_columns = 0;  // dot-product tiles (kernels/dot.hpp): rows x columns
 
   // Columns of the narrow mv-vector tiles (products whose B fits L1, gemm/loops.hpp) for `pipes`
-  // FMA units: the fewest that keep them busy. nr where the full tile is already that narrow.
+  // FMA units: the fewest that keep one pipe busy; nr (none) for two, and where the full tile is
+  // already that narrow. A narrow tile ends in fewer stores, and its successor starts while it
+  // finishes; with two pipes the full tile's fewer loads per FMA count more. Measured, 1 thread,
+  // 16^3 to 96^3, narrow tiles against the full 12 columns: Zen 4 (one 512-bit pipe), 4 columns
+  // 1-3% faster; the 2-vCPU Xeon guest (two), 8 columns (twice latency x pipes) 3-6% slower in
+  // sgemm and 5-9% in dgemm, 4 columns slower still.
   constexpr int narrow_columns(int pipes) const {
-    const int columns = (2 * kFmaLatencyCycles * pipes + mv - 1) / mv;
-    return columns < nr ? columns : nr;
+    const int columns = (2 * kFmaLatencyCycles + mv - 1) / mv;
+    return pipes == 1 && columns < nr ? columns : nr;
   }
 };
 
@@ -41,8 +46,7 @@ inline constexpr TileShape kAvx2Tiles{2, 6, 3, 4};
 // AVX-512: 512-bit vectors, 32 registers. 32 x 12 (float) and 16 x 12 (double): 24 accumulators
 // + 2 A registers + 1 broadcast = 27 of 32; per k step 2 vector loads and 12 broadcasts feed 24
 // FMAs, inside two load ports per cycle. Narrow tiles: 32 x 4 (float) and 16 x 4 (double) for
-// one 512-bit pipe, 32 x 8 and 16 x 8 for two. Measured on the 2-vCPU Xeon guest (two pipes),
-// 1 thread, 32^3 to 96^3 ran 9-18% faster as 8 columns than as 4 (f32 and f64 alike). Dot
+// one 512-bit pipe; with two the full tile (TileShape::narrow_columns). Dot
 // tiles 6 x 4: 24 accumulators + 6 A + 1 B = 31 registers, 4 loads of B from L2 per 24 FMAs per
 // vector of depth. Measured, sgemm x W^T on 1 thread (Zen 4): 8 x 4096 x 4096 51 GFLOP/s with
 // 3 x 8 tiles, 60 with 6 x 4; 32 x 4096 x 4096 68 and 87.

@@ -165,10 +165,10 @@ TEST(Blocking, FmaPipesPickTheNarrowTiles) {
   m.measured_fma_per_cycle = {{"avx512", 7.0}, {"avx2", 0.2}};
   EXPECT_EQ(gemm_detail::fma_pipes(m, Isa::avx512), 2);
   EXPECT_EQ(gemm_detail::fma_pipes(m, Isa::avx2), 1);
-  // Twice latency x pipes accumulators: 2-vector tiles 4 columns for one pipe, 8 for two; a
-  // 6-column tile is already as narrow as two pipes need.
+  // Twice latency accumulators for one pipe: 2-vector tiles 4 columns; two pipes run the full
+  // tile.
   EXPECT_EQ(kernels::kAvx512Tiles.narrow_columns(1), 4);
-  EXPECT_EQ(kernels::kAvx512Tiles.narrow_columns(2), 8);
+  EXPECT_EQ(kernels::kAvx512Tiles.narrow_columns(2), kernels::kAvx512Tiles.nr);
   EXPECT_EQ(kernels::kAvx2Tiles.narrow_columns(1), 4);
   EXPECT_EQ(kernels::kAvx2Tiles.narrow_columns(2), kernels::kAvx2Tiles.nr);
 }

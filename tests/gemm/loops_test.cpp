@@ -66,7 +66,7 @@ void sweep_direct(Isa isa) {
               DirectOptions options;
               options.depth = depth.slice;
               options.pack_b = variant == 2;
-              // the narrow tiles for one and for two FMA pipes
+              // the narrow tiles for one FMA pipe, and for two (the full tile)
               if (variant == 1) options.narrow_columns = kernels.narrow_columns[0];
               if (variant == 4) options.narrow_columns = kernels.narrow_columns[1];
               options.pack_a = variant == 3;  // a column-major A packed although in place
