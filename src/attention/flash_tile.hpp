@@ -120,13 +120,15 @@ struct FlashTile {
     for (std::int64_t kv0 = 0; kv0 < kv_end; kv0 += kTileKeys) {
       const int keys = static_cast<int>(std::min<std::int64_t>(kTileKeys, kv_end - kv0));
 
-      // S = Q K^T, NR keys per micro-tile.
+      // S = Q K^T scaled by scale * log2(e) (the exp2 domain) as the micro-kernel stores it (its
+      // alpha), NR keys per micro-tile.
       using SV = std::conditional_t<kPairs, Pairs, V>;
       for (int j0 = 0; j0 < keys; j0 += NR)
         kernels::micro_tile<SV, MV, NR>(
             depth, kernels::PanelA<float>{q, MR},
             kernels::PackedB<SV, NR>{k + (kv0 + j0) / NR * depth * NR},
-            kernels::TileC<float>{s + j0 * MR, MR, MR, std::min(NR, keys - j0), 1.0f, 0.0f});
+            kernels::TileC<float>{s + j0 * MR, MR, MR, std::min(NR, keys - j0), job.scale_log2,
+                                  0.0f});
       // Under a causal mask, key j is hidden from the rows before first_row(j): a prefix,
       // since each row sees one key more than the row before. Only tiles that reach past the
       // first row's last key have any.
@@ -137,15 +139,10 @@ struct FlashTile {
       if (masked)
         for (int j = 0; j < keys; ++j) std::fill_n(s + j * MR, first_row(j), kMinusInfinity);
 
-      // S scaled and the tile's maximum per row, then the lazy rescale, row by row (rare: a few
-      // per row).
+      // The tile's maximum per row, then the lazy rescale, row by row (rare: a few per row).
       for (int i = 0; i < MV; ++i) {
         reg m = V::set1(kMinusInfinity);
-        for (int j = 0; j < keys; ++j) {
-          float* sj = s + j * MR + i * W;
-          V::store(sj, V::mul(V::load(sj), V::set1(job.scale_log2)));
-          m = V::max(m, V::load(sj));
-        }
+        for (int j = 0; j < keys; ++j) m = V::max(m, V::load(s + j * MR + i * W));
         V::store(factor + i * W, m);  // the tile maxima, for now
       }
       bool any_rescale = false;
@@ -170,21 +167,27 @@ struct FlashTile {
             V::store(oc, V::mul(V::load(oc), V::load(factor + i * W)));
           }
 
-      // P = 2^(S - max), in place; hidden keys then weigh exactly zero (a row that has seen no
-      // key keeps max -inf, its weights are garbage until zeroed); then the row sums.
+      // P = 2^(S - max), in place, and the row sums, in one pass where no key is hidden. Under
+      // the mask, hidden keys must first weigh exactly zero (a row that has seen no key keeps
+      // max -inf, its weights are garbage until zeroed), so the sums take a pass of their own.
       for (int i = 0; i < MV; ++i) {
         const reg m = V::load(max_used + i * W);
+        reg total = V::load(sum + i * W);
         for (int j = 0; j < keys; ++j) {
           float* sj = s + j * MR + i * W;
-          V::store(sj, exp2<V, Variant>(V::sub(V::load(sj), m)));
+          const reg p = exp2<V, Variant>(V::sub(V::load(sj), m));
+          V::store(sj, p);
+          total = V::add(total, p);
         }
+        if (!masked) V::store(sum + i * W, total);
       }
-      if (masked)
+      if (masked) {
         for (int j = 0; j < keys; ++j) std::fill_n(s + j * MR, first_row(j), 0.0f);
-      for (int i = 0; i < MV; ++i) {
-        reg total = V::load(sum + i * W);
-        for (int j = 0; j < keys; ++j) total = V::add(total, V::load(s + j * MR + i * W));
-        V::store(sum + i * W, total);
+        for (int i = 0; i < MV; ++i) {
+          reg total = V::load(sum + i * W);
+          for (int j = 0; j < keys; ++j) total = V::add(total, V::load(s + j * MR + i * W));
+          V::store(sum + i * W, total);
+        }
       }
 
       // O += P V, NR head_dim columns per micro-tile.

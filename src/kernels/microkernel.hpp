@@ -134,6 +134,18 @@ template <class V, int MV, int NR, bool Full, bool Prefetch, class BAccess>
   }
 }
 
+// The traits C is updated with: V's own, or for traits on pairs of a narrower type whose FMA is
+// a dot product (simd/avx512_bf16.hpp) the float traits named V::Out.
+template <class V>
+struct OutTraits {
+  using type = V;
+};
+template <class V>
+  requires requires { typename V::Out; }
+struct OutTraits<V> {
+  using type = typename V::Out;
+};
+
 // One tile of C from kc steps of A's panel and B's (packed or in place).
 template <class V, int MV, int NR, class BAccess>
 [[gnu::always_inline]] inline void micro_tile(std::int64_t kc, const PanelA<typename V::scalar>& a,
@@ -155,18 +167,19 @@ template <class V, int MV, int NR, class BAccess>
   // C element's value never depends on where the tile boundaries (and so the thread
   // boundaries) fall. alpha = 1 with beta = 0 or 1, nearly every call, skips the multiplications
   // by 1 and 0, which are exact but take an FMA-pipe slot per accumulator: 6% of a 16-deep tile.
+  using O = typename OutTraits<V>::type;
   const typename V::scalar alpha = c.alpha, beta = c.beta;
   if (alpha == 1 && beta == 0) {
-    store_tile<V, MV, NR>(acc, c.data, c.ld, c.rows, c.cols, [](reg ab, auto) { return ab; });
+    store_tile<O, MV, NR>(acc, c.data, c.ld, c.rows, c.cols, [](reg ab, auto) { return ab; });
   } else if (alpha == 1 && beta == 1) {
-    store_tile<V, MV, NR>(acc, c.data, c.ld, c.rows, c.cols,
-                          [](reg ab, auto load_c) { return V::add(ab, load_c()); });
+    store_tile<O, MV, NR>(acc, c.data, c.ld, c.rows, c.cols,
+                          [](reg ab, auto load_c) { return O::add(ab, load_c()); });
   } else {
-    const reg alpha_v = V::set1(alpha);
-    const reg beta_v = V::set1(beta);
+    const reg alpha_v = O::set1(alpha);
+    const reg beta_v = O::set1(beta);
     const bool read_c = beta != 0;  // beta = 0: NaN already in C does not propagate
-    store_tile<V, MV, NR>(acc, c.data, c.ld, c.rows, c.cols, [&](reg ab, auto load_c) {
-      return V::fma(alpha_v, ab, read_c ? V::mul(beta_v, load_c()) : V::zero());
+    store_tile<O, MV, NR>(acc, c.data, c.ld, c.rows, c.cols, [&](reg ab, auto load_c) {
+      return O::fma(alpha_v, ab, read_c ? O::mul(beta_v, load_c()) : O::zero());
     });
   }
 }

@@ -20,6 +20,8 @@ namespace ridge::simd {
 
 struct Avx512Bf16Pairs : Avx512<float> {
   static constexpr const char* name = "avx512_bf16";
+  // The traits of the float results (the micro-kernel's alpha and beta: kernels::OutTraits).
+  using Out = Avx512<float>;
 
   // The pair at p (stored as 32 bits in a float-sized slot) in every lane.
   static reg broadcast(const float* p) {
