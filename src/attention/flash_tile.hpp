@@ -128,11 +128,17 @@ struct FlashTile {
     float* o = q + d * MR;
     float* s = o + d * MR;
 
-    // Q^T; rows past `rows` are zero (their outputs are computed and dropped).
+    // Q^T; rows past `rows` are zero (their outputs are computed and dropped). Float queries
+    // by the GEMM's packing of A (vector transposes).
     const std::int64_t qs = job.q.strides[3];
-    for (int r = 0; r < MR; ++r) {
-      const In* src = r < rows ? job.q.at(b, q0 + r, h) : nullptr;
-      for (std::int64_t p = 0; p < depth; ++p) put_s_element<Pairs>(q + p * MR + r, src, p, d, qs);
+    if constexpr (std::is_same_v<In, float> && !kPairs) {
+      kernels::pack_a<V, MR>(rows, d, job.q.at(b, q0, h), job.q.strides[1], qs, q);
+    } else {
+      for (int r = 0; r < MR; ++r) {
+        const In* src = r < rows ? job.q.at(b, q0 + r, h) : nullptr;
+        for (std::int64_t p = 0; p < depth; ++p)
+          put_s_element<Pairs>(q + p * MR + r, src, p, d, qs);
+      }
     }
     std::fill(o, o + d * MR, 0.0f);
     alignas(64) float max_used[MR], sum[MR], factor[MR];
@@ -230,13 +236,26 @@ struct FlashTile {
                                   1.0f});
     }
 
-    const std::int64_t os = job.out.strides[3];
-    for (int r = 0; r < rows; ++r) {
-      float* dst = job.out.at(b, q0 + r, h);
-      // A row that saw no key has sum 0: its output is zeros, not 0 / 0.
-      const float inverse = sum[r] > 0 ? 1.0f / sum[r] : 0.0f;
-      for (std::int64_t c = 0; c < d; ++c) dst[c * os] = o[c * MR + r] * inverse;
-    }
+    // O / sum, then out = O^T (O is stored [d][MR]), 4 x 4 blocks at a time by vector transposes
+    // where the output's head_dim is contiguous. A row that saw no key has sum 0: its output is
+    // zeros, not 0 / 0.
+    alignas(64) float inverse[MR];
+    for (int r = 0; r < MR; ++r) inverse[r] = sum[r] > 0 ? 1.0f / sum[r] : 0.0f;
+    for (std::int64_t c = 0; c < d; ++c)
+      for (int i = 0; i < MV; ++i) {
+        float* oc = o + c * MR + i * W;
+        V::store(oc, V::mul(V::load(oc), V::load(inverse + i * W)));
+      }
+    const std::int64_t os = job.out.strides[3], row_stride = job.out.strides[1];
+    float* out = job.out.at(b, q0, h);
+    const int rows4 = os == 1 ? rows / 4 * 4 : 0;
+    const std::int64_t d4 = d / 4 * 4;
+    for (int r = 0; r < rows4; r += 4)
+      for (std::int64_t c = 0; c < d4; c += 4)
+        V::transpose_4x4(o + c * MR + r, MR, out + r * row_stride + c, row_stride);
+    for (int r = 0; r < rows; ++r)
+      for (std::int64_t c = r < rows4 ? d4 : 0; c < d; ++c)
+        out[r * row_stride + c * os] = o[c * MR + r];
     return rescales;
   }
 };
