@@ -150,7 +150,10 @@ void time_alternately(std::vector<Contender>& contenders, double work, int runs,
 
 PeerColumns::PeerColumns(const std::vector<std::unique_ptr<PeerLibrary>>& peers)
     : per_peer_(peers.size()) {
-  for (const auto& p : peers) names_.push_back(p->name());
+  for (const auto& p : peers) {
+    names_.push_back(p->name());
+    is_ridge_.push_back(p->is_ridge());
+  }
 }
 
 void PeerColumns::print_heading() const {
@@ -167,7 +170,7 @@ double PeerColumns::print_row(const std::vector<Contender>& contenders) {
       continue;
     }
     const Summary theirs = summarize(contenders[i].rates);
-    best_peer = std::max(best_peer, theirs.median);
+    if (!is_ridge_[i - 1]) best_peer = std::max(best_peer, theirs.median);
     const double ratio = theirs.median > 0 ? mine / theirs.median : 0;
     if (ratio > 0) {
       per_peer_[i - 1].sum += std::log(ratio);

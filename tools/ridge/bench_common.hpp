@@ -79,7 +79,7 @@ class PeerColumns {
   explicit PeerColumns(const std::vector<std::unique_ptr<PeerLibrary>>& peers);
   void print_heading() const;
   // contenders[0] is ridge, the rest the peers in order ("-" for one without the kernel).
-  // Returns the best peer's median rate, 0 when none ran.
+  // Returns the best peer's median rate (other ridge builds are no peers), 0 when none ran.
   double print_row(const std::vector<Contender>& contenders);
   // "vs best" for the row: nothing when no peer ran.
   void print_vs_best(double mine, double best_peer);
@@ -92,6 +92,7 @@ class PeerColumns {
     int count = 0;
   };
   std::vector<std::string> names_;
+  std::vector<bool> is_ridge_;
   std::vector<LogRatios> per_peer_;
   LogRatios vs_best_;
   int rows_ = 0;

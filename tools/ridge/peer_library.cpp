@@ -73,6 +73,7 @@ std::unique_ptr<PeerLibrary> PeerLibrary::load(const std::string& spec, int thre
   peer->dgemm_ = reinterpret_cast<CblasDgemm>(dlsym(handle, "cblas_dgemm"));
   peer->sgemv_ = reinterpret_cast<CblasSgemv>(dlsym(handle, "cblas_sgemv"));
   peer->dgemv_ = reinterpret_cast<CblasDgemv>(dlsym(handle, "cblas_dgemv"));
+  peer->is_ridge_ = dlsym(handle, "ridge_version") != nullptr;
   if (peer->sgemm_ == nullptr)
     peer->dnnl_sgemm_ = reinterpret_cast<DnnlSgemm>(dlsym(handle, "dnnl_sgemm"));
   if (!peer->has_sgemm() && !peer->has_dgemm())
@@ -88,6 +89,8 @@ std::unique_ptr<PeerLibrary> PeerLibrary::load(const std::string& spec, int thre
 }
 
 std::string PeerLibrary::kernel_choice() const {
+  if (auto isa = reinterpret_cast<const char* (*)()>(dlsym(handle_, "ridge_get_isa")))
+    return std::string("ridge ") + isa();
   if (auto corename = reinterpret_cast<char* (*)()>(dlsym(handle_, "openblas_get_corename")))
     return corename();
   const auto arch_id = reinterpret_cast<int (*)()>(dlsym(handle_, "bli_arch_query_id"));

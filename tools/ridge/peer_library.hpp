@@ -19,11 +19,14 @@ class PeerLibrary {
   static std::unique_ptr<PeerLibrary> load(const std::string& spec, int threads,
                                            const std::string& isa_cap = "");
   // The kernels the library says it runs (OpenBLAS's core name, BLIS's architecture, oneDNN's
-  // ISA), or "?" when it has no way to say.
+  // ISA, another ridge build's path), or "?" when it has no way to say.
   std::string kernel_choice() const;
   ~PeerLibrary();
 
   const std::string& name() const { return name_; }
+  // Another build of ridge (it exports ridge_version), timed as a reference for a change: not a
+  // peer, so never the "best peer" of a row.
+  bool is_ridge() const { return is_ridge_; }
   bool has_sgemm() const { return sgemm_ != nullptr || dnnl_sgemm_ != nullptr; }
   bool has_dgemm() const { return dgemm_ != nullptr; }
   bool has_sgemv() const { return sgemv_ != nullptr; }
@@ -57,6 +60,7 @@ class PeerLibrary {
                             std::int64_t);
   std::string name_;
   void* handle_ = nullptr;
+  bool is_ridge_ = false;
   CblasSgemm sgemm_ = nullptr;
   CblasDgemm dgemm_ = nullptr;
   DnnlSgemm dnnl_sgemm_ = nullptr;
