@@ -213,7 +213,7 @@ struct FlashTile {
           float* sj = s + j * MR + i * W;
           const reg p = exp2<V, Variant>(V::sub(V::load(sj), m));
           V::store(sj, p);
-          total = V::add(total, p);
+          if (!masked) total = V::add(total, p);
         }
         if (!masked) V::store(sum + i * W, total);
       }
