@@ -27,6 +27,21 @@ namespace {
 constexpr std::int64_t kSkinny = 32;
 // The widest B against which an A larger than L2 keeps the direct path (see run()).
 constexpr std::int64_t kDirectTallWidth = 24;
+// The widest B against which the packed path, with a column-contiguous A streaming from memory,
+// copies each A block while the tiles of the block before it run (Loops::packed, copy_ahead).
+// Packing such an A, 2 n FLOP per element against B's n columns, takes (bytes of A / DRAM read
+// rate) / (FLOP / FMA peak) = sizeof(T) x peak / (2 n x bandwidth) of the products' time (the
+// same for f32 and f64, whose peak is half). Copying ahead hides most of it but makes the blocks
+// a quarter the size (packed_plan) and puts a load and a store beside a step's FMAs, so it pays
+// where the share is large. Measured on the 2-vCPU Xeon guest (f32 FMA peak 246 GFLOP/s a CPU
+// on AVX-512, 131 on AVX2; ~25 GB/s read), sgemm M x 4096 x 4096 row-major, 1 thread, copy ahead
+// against without, alternated: AVX-512 M = 32 / 64 / 96 / 128 1.17 / 1.09 / 0.97-1.02 /
+// 0.98-1.00, 512 x 4096 x 11008 0.93, 4096^3 0.90 (shares 0.63 / 0.31 / 0.21 / 0.16); AVX2
+// M = 32 / 64 / 128 1.06 / 1.05 / 0.99 (0.33 / 0.17 / 0.08). A fifth is where it stops paying:
+// 64 columns on Zen 4 (117 GFLOP/s, 25 GB/s: 47) to the Xeon (100; AVX2 53) and Zen 3 (~90
+// GFLOP/s, 11 GB/s: 82). The bandwidth is not among the figures the library reads, so the
+// width is this one for every machine.
+constexpr std::int64_t kCopyAheadColumns = 64;
 // Each extra thread must get at least this many multiply-adds (~1 us at 100 GFLOP/s), which
 // covers handing work to a spinning pool worker (well under a microsecond). Measured on
 // 2 cores (Zen 4): 64^3 sgemm is 1.3x faster on 2 threads than on 1 (oneDNN threads it too).
@@ -268,6 +283,7 @@ void run(const GemmProblem<T>& p) {
   options.fma_chains = table.fma_chains;
   const bool prefetch_a =
       kernels::streams_from_memory(p.m * p.k * std::int64_t{sizeof(T)}, caches);
+  const bool copy_ahead = p.a_rs == 1 && p.n <= kCopyAheadColumns && prefetch_a;
   const kernels::VectorKernels<T>* vector = dot ? &kernels::vector_kernels<T>(isa) : nullptr;
 
   // A thread's workspace for `block` (none for the direct path with A and B in place, the usual
@@ -276,7 +292,8 @@ void run(const GemmProblem<T>& p) {
     if (dot)
       return runtime::pages_for<T>(kernels::dot_workspace_elements(p.k, block.n, vector->width));
     if (direct) return direct_workspace(block, options, loops.mr, loops.nr).bytes();
-    return packed_workspace<T>(block.m, block.n, p.k, blocks, loops.mr, loops.nr).bytes();
+    return packed_workspace<T>(block.m, block.n, p.k, blocks, loops.mr, loops.nr, copy_ahead)
+        .bytes();
   };
   // Reserved for every thread before anything is written.
   const auto reserve = [](std::size_t bytes) {
@@ -288,7 +305,7 @@ void run(const GemmProblem<T>& p) {
     } else if (direct) {
       loops.direct(block, options, task_work);
     } else {
-      loops.packed(block, blocks, task_work);
+      loops.packed(block, blocks, copy_ahead, task_work);
     }
   };
   const int threads = thread_count(fma);

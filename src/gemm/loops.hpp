@@ -22,6 +22,7 @@ struct Loops {
   using TileC = kernels::TileC<T>;
   using PackedB = kernels::PackedB<V, Shape.nr>;
   using StridedB = kernels::StridedB<V>;
+  using PackANext = kernels::PackAInSteps<V, Shape.mv * V::width>;
   static constexpr int MV = Shape.mv;
   static constexpr int NR = Shape.nr;
   static constexpr int MR = MV * V::width;
@@ -96,24 +97,55 @@ struct Loops {
   // It first asks for its tile of C, which is usually in memory: the lines then arrive during
   // the k loop instead of stalling the final loads and stores. Measured (Zen 4, alternated,
   // medians of 5): 1 thread 1000^3 +0.9%, 4096 x 4096 x 128 +1.8%; 2 threads +3.0% and +2.5%.
+  //
+  // `copy`, if not null, is the next A block's copy, which the k loop advances a step per step.
   template <int Vectors>
   [[gnu::noinline]] static void packed_tile(std::int64_t kc, const T* a, PackedB b,
-                                            const TileC& c) {
+                                            const TileC& c, PackANext* copy) {
     constexpr int kLineElements = simd::kLineElements<T>;
     for (int j = 0; j < c.cols; ++j) {
       const T* column = c.data + j * c.ld;
       for (int i = 0; i < c.rows; i += kLineElements) __builtin_prefetch(column + i, 0, 2);
       __builtin_prefetch(column + c.rows - 1, 0, 2);  // the line of the last row, if unaligned
     }
-    kernels::micro_tile<V, Vectors, NR>(kc, PanelA{a, MR, true, 0}, b, c);
+    const PanelA panel{a, MR, true, 0};
+    if (copy == nullptr) {
+      kernels::micro_tile<V, Vectors, NR>(kc, panel, b, c);
+    } else {
+      PackANext cursor = *copy;  // a local, kept in registers through the k loop
+      kernels::micro_tile<V, Vectors, NR>(kc, panel, b, c, cursor);
+      *copy = cursor;
+    }
   }
 
-  static void packed(const GemmProblem<T>& p, const BlockSizes& model, std::byte* work) {
-    const std::int64_t depth = packed_depth(p.k, model);
-    const BlockSizes bs = blocks_at_depth(model, depth, MR, NR);
-    const WorkspaceParts<T> parts = packed_workspace<T>(p.m, p.n, p.k, model, MR, NR);
-    T* a_packed = parts.a(work);
+  // The block of A after (jc, pc, ic) in the loops' order, if any: its first row and depth.
+  struct NextBlock {
+    bool exists = false;
+    std::int64_t ic = 0, pc = 0;
+  };
+  static NextBlock next_block(const GemmProblem<T>& p, const BlockSizes& bs, std::int64_t depth,
+                              std::int64_t jc, std::int64_t pc, std::int64_t ic) {
+    if (ic + bs.mc < p.m) return {true, ic + bs.mc, pc};
+    if (pc + depth < p.k) return {true, 0, pc + depth};
+    if (jc + bs.nc < p.n) return {true, 0, 0};
+    return {};
+  }
+
+  // copy_ahead: A is column-contiguous and streams from memory; each block's tiles then copy the
+  // next block into the second of two buffers as they run (PackAInSteps), so that reading A
+  // overlaps the products (packed_plan makes the blocks smaller to make room).
+  static void packed(const GemmProblem<T>& p, const BlockSizes& model, bool copy_ahead,
+                     std::byte* work) {
+    copy_ahead = copy_ahead && p.a_rs == 1;
+    const PackedPlan plan = packed_plan(p.k, model, MR, NR, copy_ahead);
+    const std::int64_t depth = plan.depth;
+    const BlockSizes& bs = plan.blocks;
+    const WorkspaceParts<T> parts =
+        packed_workspace<T>(p.m, p.n, p.k, model, MR, NR, copy_ahead);
+    T* const a_buffers[2] = {parts.a(work), parts.a(work) + parts.a_elements / 2};
     T* b_packed = parts.b(work);
+    int current = 0;            // the buffer of the block being multiplied
+    bool copied_ahead = false;  // whether the tiles of the block before packed it
 
     // Loop 5: NC columns of B and C at a time; the packed B panel [nc/NR][kc][NR] lives in L3.
     for (std::int64_t jc = 0; jc < p.n; jc += bs.nc) {
@@ -124,11 +156,23 @@ struct Loops {
         const T beta = pc == 0 ? p.beta : T(1);
         kernels::pack_b<V, NR>(kc, nc, p.b + pc * p.b_rs + jc * p.b_cs, p.b_rs, p.b_cs,
                                b_packed);
-        // Loop 3: MC rows at a time; the packed A block [mc/MR][kc][MR] lives in L3.
+        // Loop 3: MC rows at a time; the packed A block [mc/MR][kc][MR] lives in L2 or L3.
         for (std::int64_t ic = 0; ic < p.m; ic += bs.mc) {
           const std::int64_t mc = std::min(bs.mc, p.m - ic);
-          kernels::pack_a<V, MR>(mc, kc, p.a + ic * p.a_rs + pc * p.a_cs, p.a_rs, p.a_cs,
-                                 a_packed);
+          T* a_packed = a_buffers[current];
+          if (!copied_ahead)
+            kernels::pack_a<V, MR>(mc, kc, p.a + ic * p.a_rs + pc * p.a_cs, p.a_rs, p.a_cs,
+                                   a_packed);
+          // The next block's copy, spread evenly over this block's full-width tiles.
+          const NextBlock next = copy_ahead ? next_block(p, bs, depth, jc, pc, ic) : NextBlock{};
+          PackANext copy;
+          std::int64_t per_tile = 0;
+          if (next.exists) {
+            copy = PackANext(std::min(bs.mc, p.m - next.ic), std::min(depth, p.k - next.pc),
+                             p.a + next.ic + next.pc * p.a_cs, p.a_cs, a_buffers[current ^ 1]);
+            const std::int64_t tiles = nc / NR * ((mc + MR - 1) / MR);
+            per_tile = tiles > 0 ? (copy.left + tiles - 1) / tiles : 0;
+          }
           // Loop 2: one NR-column micro-panel of B, reused from L1 by every tile below.
           for (std::int64_t jr = 0; jr < nc; jr += NR) {
             const int n = static_cast<int>(std::min<std::int64_t>(NR, nc - jr));
@@ -141,10 +185,17 @@ struct Loops {
                 (uses_one_vector(m) ? kStrips<1, NR, PackedB> : kStrips<MV, NR, PackedB>)[n - 1](
                     kc, PanelA{a_packed + ir * kc, MR, true, 0}, b, c);
               } else {
-                (uses_one_vector(m) ? packed_tile<1> : packed_tile<MV>)(kc, a_packed + ir * kc, b,
-                                                                        c);
+                copy.grant(per_tile);
+                (uses_one_vector(m) ? packed_tile<1> : packed_tile<MV>)(
+                    kc, a_packed + ir * kc, b, c, next.exists ? &copy : nullptr);
+                copy.take_back();
               }
             }
+          }
+          copied_ahead = next.exists;
+          if (copied_ahead) {
+            copy.finish();
+            current ^= 1;
           }
         }
       }

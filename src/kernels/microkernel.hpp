@@ -96,13 +96,21 @@ struct TileC {
   T alpha = 1, beta = 0;
 };
 
+// What a k loop does beside its FMAs, once per step: nothing, or a step of copying the next
+// block of A (kernels::PackAInSteps, gemm/loops.hpp), whose reads from memory then overlap the
+// FMAs.
+struct NoSideWork {
+  void step() {}
+};
+
 // acc += kc steps of A's panel times B's: the micro-kernel's k loop, in the form chosen once per
 // tile (Full: all MR rows loaded; Prefetch: A fetched ahead) so that no step tests either. Left
 // to the compiler, the prefetch test stayed inside the AVX2 loop of the in-place path: 7% more
 // instructions per step.
-template <class V, int MV, int NR, bool Full, bool Prefetch, class BAccess>
+template <class V, int MV, int NR, bool Full, bool Prefetch, class BAccess, class SideWork>
 [[gnu::always_inline]] inline void k_steps(std::int64_t kc, const PanelA<typename V::scalar>& a,
-                                           BAccess& b, int rows, typename V::reg (&acc)[NR][MV]) {
+                                           BAccess& b, int rows, typename V::reg (&acc)[NR][MV],
+                                           SideWork& side) {
   using reg = typename V::reg;
   constexpr int W = V::width;
   int lanes[MV];
@@ -131,6 +139,7 @@ template <class V, int MV, int NR, bool Full, bool Prefetch, class BAccess>
     }
     ap += k_stride;
     b.next();
+    side.step();  // after the FMAs, whose operands it then no longer competes with
   }
 }
 
@@ -146,21 +155,23 @@ struct OutTraits<V> {
   using type = typename V::Out;
 };
 
-// One tile of C from kc steps of A's panel and B's (packed or in place).
-template <class V, int MV, int NR, class BAccess>
+// One tile of C from kc steps of A's panel and B's (packed or in place), each step also doing
+// one step of `side`'s work.
+template <class V, int MV, int NR, class BAccess, class SideWork = NoSideWork>
 [[gnu::always_inline]] inline void micro_tile(std::int64_t kc, const PanelA<typename V::scalar>& a,
-                                              BAccess b, const TileC<typename V::scalar>& c) {
+                                              BAccess b, const TileC<typename V::scalar>& c,
+                                              SideWork&& side = SideWork{}) {
   using reg = typename V::reg;
   reg acc[NR][MV];
   RIDGE_UNROLL for (int j = 0; j < NR; ++j) {
     RIDGE_UNROLL for (int i = 0; i < MV; ++i) acc[j][i] = V::zero();
   }
   if (!a.full_rows) {
-    k_steps<V, MV, NR, false, false>(kc, a, b, c.rows, acc);
+    k_steps<V, MV, NR, false, false>(kc, a, b, c.rows, acc, side);
   } else if (a.prefetch != 0) {
-    k_steps<V, MV, NR, true, true>(kc, a, b, c.rows, acc);
+    k_steps<V, MV, NR, true, true>(kc, a, b, c.rows, acc, side);
   } else {
-    k_steps<V, MV, NR, true, false>(kc, a, b, c.rows, acc);
+    k_steps<V, MV, NR, true, false>(kc, a, b, c.rows, acc, side);
   }
 
   // C = alpha * AB + beta * C by one formula per (alpha, beta) for every tile, full or edge, so a

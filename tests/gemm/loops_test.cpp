@@ -102,18 +102,20 @@ void sweep_packed(Isa isa) {
     for (int n : ns)
       for (int k : {1, 7, 8, 9, 29})
         for (Layout la : {Layout::col_major, Layout::row_major})
-          for (Layout lb : {Layout::col_major, Layout::row_major}) {
-            if (m < 1 || n < 1) continue;
-            const auto [alpha, beta] = alpha_beta<T>(index++);
-            Operands<T> x(m, n, k, la, lb, static_cast<unsigned>(index));
-            const Reference<T> want =
-                reference_gemm(alpha, x.a, Transpose::none, x.b, Transpose::none, beta, x.c);
-            std::vector<std::byte> work(
-                gemm_detail::packed_workspace<T>(m, n, k, small, mr, nr).bytes());
-            kernels.packed(x.problem(alpha, beta), small, work.data());
-            ASSERT_EQ(compare(x.c, want), "") << m << "x" << n << "x" << k << ", A "
-                                              << layout_name(la) << ", B " << layout_name(lb);
-          }
+          for (Layout lb : {Layout::col_major, Layout::row_major})
+            for (bool copy_ahead : {false, true}) {
+              if (m < 1 || n < 1) continue;
+              const auto [alpha, beta] = alpha_beta<T>(index++);
+              Operands<T> x(m, n, k, la, lb, static_cast<unsigned>(index));
+              const Reference<T> want =
+                  reference_gemm(alpha, x.a, Transpose::none, x.b, Transpose::none, beta, x.c);
+              std::vector<std::byte> work(
+                  gemm_detail::packed_workspace<T>(m, n, k, small, mr, nr, copy_ahead).bytes());
+              kernels.packed(x.problem(alpha, beta), small, copy_ahead, work.data());
+              ASSERT_EQ(compare(x.c, want), "")
+                  << m << "x" << n << "x" << k << ", A " << layout_name(la) << ", B "
+                  << layout_name(lb) << ", copy ahead " << copy_ahead;
+            }
 }
 
 class GemmLoops : public ::testing::TestWithParam<Isa> {};
