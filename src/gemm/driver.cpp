@@ -31,17 +31,19 @@ constexpr std::int64_t kDirectTallWidth = 24;
 // copies each A block while the tiles of the block before it run (Loops::packed, copy_ahead).
 // Packing such an A, 2 n FLOP per element against B's n columns, takes (bytes of A / DRAM read
 // rate) / (FLOP / FMA peak) = sizeof(T) x peak / (2 n x bandwidth) of the products' time (the
-// same for f32 and f64, whose peak is half). Copying ahead hides most of it but makes the blocks
-// a quarter the size (packed_plan) and puts a load and a store beside a step's FMAs, so it pays
-// where the share is large. Measured on the 2-vCPU Xeon guest (f32 FMA peak 246 GFLOP/s a CPU
-// on AVX-512, 131 on AVX2; ~25 GB/s read), sgemm M x 4096 x 4096 row-major, 1 thread, copy ahead
-// against without, alternated: AVX-512 M = 32 / 64 / 96 / 128 1.17 / 1.09 / 0.97-1.02 /
-// 0.98-1.00, 512 x 4096 x 11008 0.93, 4096^3 0.90 (shares 0.63 / 0.31 / 0.21 / 0.16); AVX2
-// M = 32 / 64 / 128 1.06 / 1.05 / 0.99 (0.33 / 0.17 / 0.08). A fifth is where it stops paying:
-// 64 columns on Zen 4 (117 GFLOP/s, 25 GB/s: 47) to the Xeon (100; AVX2 53) and Zen 3 (~90
-// GFLOP/s, 11 GB/s: 82). The bandwidth is not among the figures the library reads, so the
+// same for f32 and f64, whose peak is half). Copying ahead hides most of it, but on smaller
+// blocks (packed_plan) and with a load and a store beside a step's FMAs, so it pays where that
+// share is large. Measured on the 2-vCPU Xeon guest (f32 FMA peak 246 GFLOP/s a CPU on AVX-512,
+// 131 on AVX2; ~25 GB/s read), M x 4096 x 4096 row-major, 1 thread, copy ahead against without,
+// alternated: AVX-512 sgemm M = 32 / 48 / 64 / 96 / 128 / 256 1.15 / 1.11 / 1.08 / 1.05 /
+// 1.03-1.04 / 0.96 (shares 0.63 / 0.42 / 0.31 / 0.21 / 0.16 / 0.08), 512 x 4096 x 11008 0.86;
+// dgemm 32 / 64 / 96 / 128 1.06 / 1.10 / 1.05 / 1.03; AVX2 sgemm 32 / 64 / 96 / 128 / 256 1.11 /
+// 1.06 / 1.05 / 1.02 / 0.99; 2 threads, AVX-512 32 / 48 / 64: sgemm 1.12 / 1.19 / 1.07, dgemm
+// 1.10 / 1.21 / 1.05. About an eighth is where it stops paying: 128 columns is what that gives
+// on the Xeon (160; AVX2 86) and Zen 3 (~90 GFLOP/s, 11 GB/s: 130), while Zen 4 (117 GFLOP/s,
+// 25 GB/s: 75) is unmeasured. The bandwidth is not among the figures the library reads, so the
 // width is this one for every machine.
-constexpr std::int64_t kCopyAheadColumns = 64;
+constexpr std::int64_t kCopyAheadColumns = 128;
 // Each extra thread must get at least this many multiply-adds (~1 us at 100 GFLOP/s), which
 // covers handing work to a spinning pool worker (well under a microsecond). Measured on
 // 2 cores (Zen 4): 64^3 sgemm is 1.3x faster on 2 threads than on 1 (oneDNN threads it too).

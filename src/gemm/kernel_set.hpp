@@ -49,24 +49,33 @@ inline std::int64_t round_up(std::int64_t x, std::int64_t multiple) {
 }
 
 // The packed path's depth slices and blocks for a k-deep product: KC and MC as the model says
-// at that depth (packed_depth, blocks_at_depth); with copy_ahead (Loops::packed) half the depth
-// and half the rows, so that A's two blocks take half the room the one did and leave the rest to
-// the stream of A passing through the same cache. Measured on the 2-vCPU Xeon guest, sgemm
-// 32 x 4096 x 4096 row-major, 1 thread (AVX-512, MC x KC = 704 x 316 without), GFLOP/s: 100
-// with two full-sized blocks, 129 with blocks of half the rows, 147 with half the rows and half
-// the depth, 143-148 a quarter of the depth (the copy without the next block's source fetched
-// ahead; 127-129 packing each block before its tiles).
+// at that depth (packed_depth, blocks_at_depth). With copy_ahead (Loops::packed) the slices are
+// at most kCopyAheadDepth deep and the blocks have an eighth of the rows the model gives at that
+// depth: the two blocks then take a fraction of the cache the one did, and the rest is left to
+// the stream of A passing through it. Measured on the 2-vCPU Xeon guest, M x 4096 x 4096
+// row-major, 1 thread, GFLOP/s at M = 32 (the tree before: 128 AVX-512 sgemm, 61 dgemm, 81
+// AVX2 sgemm, 40 dgemm):
+//  - AVX-512 sgemm (KC = 340, MC = 704): both blocks full-sized 100, half the rows 129, half the
+//    rows and half the depth 147-151, an eighth of the rows at the full depth 145-146, at half
+//    the depth 152-153, at depth 192 151-153, at 256 149;
+//  - AVX-512 dgemm (KC = 168, MC = 720): half the rows at half the depth 53-57, an eighth of the
+//    rows at the full depth 71-74 (a sixteenth 70-72, a thirty-second 66-68);
+//  - AVX2 sgemm (KC = 680): an eighth of the rows at the full depth 67, at half the depth 87-88,
+//    at depth 192 90-91; dgemm (KC = 340) at depth 192 43-44.
+inline constexpr std::int64_t kCopyAheadDepth = 192;
+inline constexpr std::int64_t kCopyAheadRowShare = 8;
+
 struct PackedPlan {
   std::int64_t depth = 0;  // the depth of every slice but the last
   BlockSizes blocks;
 };
 inline PackedPlan packed_plan(std::int64_t k, const BlockSizes& model, int mr, int nr,
                               bool copy_ahead) {
-  BlockSizes halved = model;
-  if (copy_ahead) halved.kc = std::max<std::int64_t>(4, model.kc / 2 / 4 * 4);
-  const std::int64_t depth = packed_depth(k, halved);
+  BlockSizes slices = model;
+  if (copy_ahead) slices.kc = std::min(model.kc, kCopyAheadDepth);
+  const std::int64_t depth = packed_depth(k, slices);
   BlockSizes b = blocks_at_depth(model, depth, mr, nr);
-  if (copy_ahead) b.mc = std::max<std::int64_t>(mr, b.mc / 4 / mr * mr);
+  if (copy_ahead) b.mc = std::max<std::int64_t>(mr, b.mc / kCopyAheadRowShare / mr * mr);
   return {depth, b};
 }
 
