@@ -83,8 +83,9 @@ struct PackAInSteps {
   // first kRunStartLines of the column kColumnsAhead further on: left to the hardware
   // prefetchers, a run's first lines and the ones they do not reach in time each stall the k
   // loop for a trip to memory. Measured (sgemm 32 x 4096 x 4096 row-major, 1 thread, 2-vCPU Xeon
-  // guest, AVX-512), GFLOP/s: 147 without the fetch ahead in the run, 149-150 with it 8 or 32
-  // lines ahead; 145 without the runs' starts, 149-150 with them (64 x 4096 x 4096: 168 and 172).
+  // guest, AVX-512, blocks of half the rows and half the depth), GFLOP/s: 147 without the fetch
+  // ahead in the run, 149-150 with it 8 or 32 lines ahead; 145 without the runs' starts, 149-150
+  // with them (64 x 4096 x 4096: 168 and 172).
   static constexpr int kLinesAhead = 8;
   static constexpr int kRunStartLines = 4;
   static constexpr std::int64_t kColumnsAhead = 2;
