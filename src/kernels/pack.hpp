@@ -131,7 +131,7 @@ struct PackAInSteps {
       panel_left = kPanelVectors;
       dst += (kc - 1) * MR;  // the next panel, same depth
     }
-    if (--column_left == 0) start_column(column + 1);
+    if (--column_left == 0 && column + 1 < kc) start_column(column + 1);
   }
 
   // Copies what the k loops left, then packs the rows past the full panels.

@@ -2,7 +2,8 @@
 // that what they cover does not depend on this host's caches: every micro-tile shape (one and MV
 // vectors of rows, 1..NR columns, B packed and in place), the narrow tiles, the even last strips
 // of a row, A read in place and packed slab by slab, several depth slices, and the packed path
-// across every block boundary.
+// across every block boundary, each A block packed before its tiles or copied by the tiles of
+// the block before (copy_ahead).
 #include <gtest/gtest.h>
 
 #include <cstddef>
