@@ -53,8 +53,8 @@ inline std::int64_t round_up(std::int64_t x, std::int64_t multiple) {
 // at most kCopyAheadDepth deep and the blocks have an eighth of the rows the model gives at that
 // depth: the two blocks then take a fraction of the cache the one did, and the rest is left to
 // the stream of A passing through it. Measured on the 2-vCPU Xeon guest, M x 4096 x 4096
-// row-major, 1 thread, GFLOP/s at M = 32 (the tree before: 128 AVX-512 sgemm, 61 dgemm, 81
-// AVX2 sgemm, 40 dgemm):
+// row-major, 1 thread, GFLOP/s at M = 32 (each block packed before its tiles instead: 128
+// AVX-512 sgemm, 61 dgemm, 81 AVX2 sgemm, 40 dgemm):
 //  - AVX-512 sgemm (KC = 340, MC = 704): both blocks full-sized 100, half the rows 129, half the
 //    rows and half the depth 147-151, an eighth of the rows at the full depth 145-146, at half
 //    the depth 152-153, at depth 192 151-153, at 256 149;
