@@ -110,9 +110,9 @@ struct GemmKernels {
   // The narrow tiles' columns (DirectOptions::narrow_columns) for 1, 2, ... FMA pipes; nr: none.
   int narrow_columns[kernels::kMaxFmaPipes] = {};
   // The five-loop algorithm with packed A and B, on the calling thread; `work` holds
-  // packed_workspace(m, n, k, blocks, mr, nr, copy_ahead).bytes(). copy_ahead (for a
-  // column-contiguous A that streams from memory): each A block is packed while the block
-  // before it is multiplied.
+  // packed_workspace(m, n, k, blocks, mr, nr, copy_ahead).bytes(). copy_ahead (only where A is
+  // column-contiguous, a_rs == 1; meant for one that streams from memory): each A block is
+  // packed while the block before it is multiplied.
   void (*packed)(const GemmProblem<T>&, const BlockSizes&, bool copy_ahead,
                  std::byte* work) = nullptr;
   // The same micro-kernel with A read in place when it is column-contiguous (else packed one

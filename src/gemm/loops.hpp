@@ -131,12 +131,11 @@ struct Loops {
     return {};
   }
 
-  // copy_ahead: A is column-contiguous and streams from memory; each block's tiles then copy the
-  // next block into the second of two buffers as they run (PackAInSteps), so that reading A
-  // overlaps the products (packed_plan makes the blocks smaller to make room).
+  // copy_ahead (only for a column-contiguous A, which PackAInSteps reads a column at a time):
+  // each block's tiles copy the next block into the second of two buffers as they run, so that
+  // reading A overlaps the products (packed_plan makes the blocks smaller to make room).
   static void packed(const GemmProblem<T>& p, const BlockSizes& model, bool copy_ahead,
                      std::byte* work) {
-    copy_ahead = copy_ahead && p.a_rs == 1;
     const PackedPlan plan = packed_plan(p.k, model, MR, NR, copy_ahead);
     const std::int64_t depth = plan.depth;
     const BlockSizes& bs = plan.blocks;

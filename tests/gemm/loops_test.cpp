@@ -106,6 +106,7 @@ void sweep_packed(Isa isa) {
           for (Layout lb : {Layout::col_major, Layout::row_major})
             for (bool copy_ahead : {false, true}) {
               if (m < 1 || n < 1) continue;
+              if (copy_ahead && la != Layout::col_major) continue;  // a column-contiguous A only
               const auto [alpha, beta] = alpha_beta<T>(index++);
               Operands<T> x(m, n, k, la, lb, static_cast<unsigned>(index));
               const Reference<T> want =
