@@ -1,4 +1,5 @@
-// The matrix-vector kernels on AVX-512 (a per-ISA unit: simd/isa_unit.hpp).
+// The matrix-vector and activation kernels on AVX-512 (a per-ISA unit: simd/isa_unit.hpp).
+#include "kernels/activation_kernel_set.hpp"
 #include "kernels/vector_kernel_set.hpp"
 #include "simd/avx512.hpp"
 
@@ -9,6 +10,10 @@ kernels::VectorKernels<float> vector_kernels(float) {
 }
 kernels::VectorKernels<double> vector_kernels(double) {
   return kernels::make_vector_kernels<simd::Avx512<double>, kernels::kAvx512Tiles>();
+}
+
+kernels::ActivationKernel activation_kernel(kernels::Activation f) {
+  return kernels::make_activation_kernel<simd::Avx512<float>>(f);
 }
 
 }  // namespace ridge::avx512

@@ -45,8 +45,12 @@ struct Avx2<float> {
   static reg mul(reg a, reg b) { return _mm256_mul_ps(a, b); }
   static reg add(reg a, reg b) { return _mm256_add_ps(a, b); }
   static reg sub(reg a, reg b) { return _mm256_sub_ps(a, b); }
+  // b where the two are unordered (a NaN) or equal.
   static reg max(reg a, reg b) { return _mm256_max_ps(a, b); }
   static reg min(reg a, reg b) { return _mm256_min_ps(a, b); }
+  static reg div(reg a, reg b) { return _mm256_div_ps(a, b); }
+  // a in the lanes whose `sign` has its sign bit set, b in the others.
+  static reg blend_by_sign(reg sign, reg a, reg b) { return _mm256_blendv_ps(b, a, sign); }
   static reg floor(reg a) { return _mm256_floor_ps(a); }
   // bf16 (a float's upper half) widened exactly: zero-extend each 16-bit lane and shift it up.
   static reg load_bf16(const std::uint16_t* p) {

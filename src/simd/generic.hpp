@@ -58,12 +58,23 @@ struct Generic {
     for (int i = 0; i < width; ++i) a.v[i] -= b.v[i];
     return a;
   }
+  // As x86's MAXPS and MINPS: b where the two are unordered (a NaN) or equal, so a NaN in b
+  // comes through and one in a does not, on every path.
   static reg max(reg a, reg b) {
-    for (int i = 0; i < width; ++i) a.v[i] = a.v[i] < b.v[i] ? b.v[i] : a.v[i];
+    for (int i = 0; i < width; ++i) a.v[i] = a.v[i] > b.v[i] ? a.v[i] : b.v[i];
     return a;
   }
   static reg min(reg a, reg b) {
-    for (int i = 0; i < width; ++i) a.v[i] = b.v[i] < a.v[i] ? b.v[i] : a.v[i];
+    for (int i = 0; i < width; ++i) a.v[i] = a.v[i] < b.v[i] ? a.v[i] : b.v[i];
+    return a;
+  }
+  static reg div(reg a, reg b) {
+    for (int i = 0; i < width; ++i) a.v[i] /= b.v[i];
+    return a;
+  }
+  // a in the lanes whose `sign` has its sign bit set, b in the others.
+  static reg blend_by_sign(reg sign, reg a, reg b) {
+    for (int i = 0; i < width; ++i) a.v[i] = std::copysign(T(1), sign.v[i]) < 0 ? a.v[i] : b.v[i];
     return a;
   }
   static reg floor(reg a) {

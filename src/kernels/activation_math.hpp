@@ -1,0 +1,152 @@
+// The activations of the GEMM epilogues in float, vectorised over the traits (src/simd) and
+// accurate to a few ulp of the exact function of the float argument (bounds measured and tested
+// in tests/kernels/activations_test.cpp). Each is a formula without cancellation:
+//   SiLU(x)      = x sigmoid(x)
+//   GELU, tanh   = x (1 + tanh(u)) / 2 = x sigmoid(2 u), u = sqrt(2 / pi) (x + 0.044715 x^3)
+//   GELU, erf    = x Phi(x), Phi(x) = erfc(-x / sqrt(2)) / 2, with erfc(t) for t >= 0 only
+//                  (Phi(x) = 1 - erfc(x / sqrt(2)) / 2 for x > 0, which is >= 1/2)
+//   x sigmoid(z) = x / (1 + e^-z) for z >= 0, x e^z / (1 + e^z) below: e^-|z| never overflows.
+// Where a result is tiny its exponential is carried as p 2^n, p near 1, and scaled once at the
+// end: a subnormal e^z times x would keep the subnormal's rounding (up to 2^-149 / e^z relative).
+// They follow their formula's IEEE arithmetic at the ends: a NaN gives a NaN, SiLU(-inf) and
+// GELU(-inf) are -inf x 0 = NaN (as PyTorch's), and +inf gives +inf.
+//
+// The traits' min and max return their second operand where the two are unordered, so clamping
+// as min(hi, max(lo, x)) lets a NaN through.
+#pragma once
+
+namespace ridge::kernels {
+
+template <class V>
+struct ActivationMath {
+  using reg = typename V::reg;
+
+  // e^(a + b) = p 2^n, p in [0.7, 1.42] (while a is finite), for a exact and |b| < 2 (the sum
+  // a + b is not rounded): n = round((a + b) / ln2), e^(a - n ln2 + b) by its Taylor series to
+  // the 7th power (|a - n ln2 + b| <= ln2 / 2: truncation 5e-9, under a tenth of an ulp); ln2 in
+  // two parts (Cody and Waite) so that n ln2_hi, and a less it, are exact for |n| <= 256. Below
+  // a = -150, p = 0 (the callers multiply p 2^n by at most 2^128 before it is scaled: the product
+  // would still underflow); above 89, e^(a + b) overflows.
+  struct Scaled {
+    reg p, n;
+  };
+  static Scaled exp_scaled(reg a, reg b) {
+    constexpr float kLog2e = 1.44269504088896341f;
+    constexpr float kLn2High = 0.693145751953125f;  // 15 significant bits
+    constexpr float kLn2Low = 1.42860682030941723212e-6f;
+    constexpr float kTaylor[] = {1.0f,      1.0f,       1.0f / 2,   1.0f / 6,
+                                 1.0f / 24, 1.0f / 120, 1.0f / 720, 1.0f / 5040};
+    const reg below = V::add(a, V::set1(150.0f));  // negative where p = 0
+    a = V::min(V::set1(89.0f), V::max(V::set1(-150.0f), a));
+    const reg n = V::floor(V::fma(V::add(a, b), V::set1(kLog2e), V::set1(0.5f)));
+    reg r = V::fma(n, V::set1(-kLn2High), a);
+    r = V::add(V::fma(n, V::set1(-kLn2Low), r), b);
+    reg p = V::set1(kTaylor[7]);
+    for (int i = 6; i >= 0; --i) p = V::fma(p, r, V::set1(kTaylor[i]));
+    return {V::blend_by_sign(below, V::zero(), p), n};
+  }
+  // x 2^n for n in [-252, 254], rounded once: two factors, each within the exponent range.
+  static reg scale(reg x, reg n) {
+    const reg half = V::floor(V::mul(n, V::set1(0.5f)));
+    return V::scale_by_pow2(V::scale_by_pow2(x, half), V::sub(n, half));
+  }
+
+  // x sigmoid(z + z_low), z_low a small correction to z.
+  static reg times_sigmoid(reg x, reg z, reg z_low) {
+    const reg one = V::set1(1.0f);
+    // e^-|z|: the exponent and its correction with z's sign turned negative.
+    const Scaled e = exp_scaled(V::min(z, V::sub(V::zero(), z)),
+                                V::blend_by_sign(z, z_low, V::sub(V::zero(), z_low)));
+    const reg denominator = V::add(one, scale(e.p, e.n));
+    return V::blend_by_sign(z, scale(V::div(V::mul(x, e.p), denominator), e.n),
+                            V::div(x, denominator));
+  }
+
+  static reg relu(reg x) { return V::max(V::zero(), x); }
+
+  static reg silu(reg x) { return times_sigmoid(x, x, V::zero()); }
+
+  // 2 u = x (c1 + c3 x^2), c1 = 2 sqrt(2 / pi), c3 = 0.044715 c1, evaluated in pairs of floats
+  // (about 44 bits): e^-|2u| would turn float's rounding of 2u into |2u| times as much relative
+  // error (c1 alone, rounded to float, costs 2.8e-8 |2u|: 40 ulp where 2u = -87). x is held to
+  // [-16, 16] for 2u, beyond which sigmoid(2u) is 0 or 1 in float.
+  static reg gelu_tanh(reg x) {
+    constexpr float kC1High = 1.5957691669464111f, kC1Low = -4.534068054340423e-08f;
+    constexpr float kC3High = 0.07135481387376785f, kC3Low = 2.3988324659995897e-09f;
+    const reg v = V::min(V::set1(16.0f), V::max(V::set1(-16.0f), x));
+    const Pair square = two_product(v, v);
+    Pair c3_square = two_product(V::set1(kC3High), square.high);
+    c3_square.low = V::add(c3_square.low, V::fma(V::set1(kC3High), square.low,
+                                                 V::mul(V::set1(kC3Low), square.high)));
+    Pair q = two_sum(V::set1(kC1High), c3_square.high);
+    q.low = V::add(q.low, V::add(V::set1(kC1Low), c3_square.low));
+    Pair z = two_product(v, q.high);
+    z.low = V::fma(v, q.low, z.low);
+    return times_sigmoid(x, z.high, z.low);
+  }
+
+  // erfc(t) for t = |x| / sqrt(2) = s e^(-t^2) e^(g(s)), s = 1 / (1 + t / 2), g a degree-10
+  // polynomial in u = s mapped onto [-1, 1] (tools/fit_erfcx_polynomial.py 10: 2.6e-8 from
+  // ln(erfc(t) e^(t^2) / s) for t in [0, 11.5]). e^(-t^2) must not take the rounding of t^2,
+  // which near t = 9 would cost 2 t^2 ulp: with |x| = h + l, h a multiple of 1/256 (so h^2, of at
+  // most 24 bits, is exact for |x| <= 16), t^2 = h^2 / 2 + l (|x| + h) / 2, the large part exact
+  // and the small one the correction. |x| is held to 16 here, beyond which Phi is 0 or 1 in float.
+  static reg gelu_erf(reg x) {
+    constexpr float kG[] = {-0.57126075f,    0.5822207f,    0.018502066f,  -0.031359714f,
+                            -0.0015946137f,  0.0041711503f, -0.00021410194f, -0.000646106f,
+                            0.00013585019f,  7.156935e-05f, -2.6009155e-05f};
+    constexpr float kUScale = 2 / 0.8518518518518519f;  // u = s kUScale + kUOffset
+    constexpr float kUOffset = -1.1481481481481481f / 0.8518518518518519f;
+    constexpr float kRsqrt2 = 0.707106781186547524f;
+    const reg one = V::set1(1.0f), half = V::set1(0.5f);
+    const reg magnitude = V::max(x, V::sub(V::zero(), x));
+    const reg a = V::min(V::set1(16.0f), magnitude);
+    const reg t = V::mul(a, V::set1(kRsqrt2));
+    const reg s = V::div(one, V::fma(t, half, one));
+    const reg u = V::fma(s, V::set1(kUScale), V::set1(kUOffset));
+    reg g = V::set1(kG[10]);
+    for (int i = 9; i >= 0; --i) g = V::fma(g, u, V::set1(kG[i]));
+    const reg h = V::mul(V::floor(V::mul(a, V::set1(256.0f))), V::set1(1.0f / 256));
+    const reg l = V::sub(a, h);                              // exact
+    // Exact; and far below -150 (Phi(-|x|) = 0) where |x| > 16.
+    const reg large = V::fma(V::sub(magnitude, a), V::set1(-1e30f),
+                             V::mul(V::mul(h, h), V::set1(-0.5f)));
+    const reg small = V::fma(V::mul(l, V::add(a, h)), V::set1(-0.5f), g);
+    const Scaled e = exp_scaled(large, small);
+    const reg half_erfc_p = V::mul(V::mul(e.p, s), half);  // Phi(-|x|) = half_erfc_p 2^n
+    return V::blend_by_sign(x, scale(V::mul(x, half_erfc_p), e.n),
+                            V::mul(x, V::sub(one, scale(half_erfc_p, e.n))));
+  }
+
+  static reg clamp(reg x, reg low, reg high) { return V::min(high, V::max(low, x)); }
+
+ private:
+  // Error-free transformations (Dekker; Knuth): high + low is exactly a + b, a b. Without FMA,
+  // which the generic path lacks: the product splits each factor into halves of 12 bits, whose
+  // products are exact. Valid for |a|, |b| below 2^100 (the splitting's 4097 a must not
+  // overflow).
+  struct Pair {
+    reg high, low;
+  };
+  static Pair two_sum(reg a, reg b) {
+    const reg sum = V::add(a, b);
+    const reg b_part = V::sub(sum, a);
+    return {sum, V::add(V::sub(a, V::sub(sum, b_part)), V::sub(b, b_part))};
+  }
+  static Pair split(reg a) {
+    const reg t = V::mul(V::set1(4097.0f), a);
+    const reg high = V::sub(t, V::sub(t, a));
+    return {high, V::sub(a, high)};
+  }
+  static Pair two_product(reg a, reg b) {
+    const reg product = V::mul(a, b);
+    const Pair x = split(a), y = split(b);
+    const reg error = V::add(
+        V::add(V::add(V::sub(V::mul(x.high, y.high), product), V::mul(x.high, y.low)),
+               V::mul(x.low, y.high)),
+        V::mul(x.low, y.low));
+    return {product, error};
+  }
+};
+
+}  // namespace ridge::kernels
