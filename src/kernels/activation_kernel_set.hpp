@@ -2,7 +2,6 @@
 // translation unit (isa_*.cpp).
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 
 #include "kernels/activation_kernels.hpp"

@@ -9,10 +9,10 @@
 // Where a result is tiny its exponential is carried as p 2^n, p near 1, and scaled once at the
 // end: a subnormal e^z times x would keep the subnormal's rounding (up to 2^-149 / e^z relative).
 // They follow their formula's IEEE arithmetic at the ends: a NaN gives a NaN, SiLU(-inf) and
-// GELU(-inf) are -inf x 0 = NaN (as PyTorch's), and +inf gives +inf.
+// GELU(-inf) are -inf x 0 = NaN, and +inf gives +inf.
 //
-// The traits' min and max return their second operand where the two are unordered, so clamping
-// as min(hi, max(lo, x)) lets a NaN through.
+// The traits' min and max return their second operand where the two are unordered, so the
+// clamps, min(hi, max(lo, x)), let a NaN through.
 #pragma once
 
 namespace ridge::kernels {
@@ -21,8 +21,8 @@ template <class V>
 struct ActivationMath {
   using reg = typename V::reg;
 
-  // e^(a + b) = p 2^n, p in [0.7, 1.42] (while a is finite), for a exact and |b| < 2 (the sum
-  // a + b is not rounded): n = round((a + b) / ln2), e^(a - n ln2 + b) by its Taylor series to
+  // e^(a + b) = p 2^n, p in [0.7, 1.42] (while a is finite), for |b| < 2 a correction that a + b
+  // in float would round away (it is formed only to choose n): n = round((a + b) / ln2), e^(a - n ln2 + b) by its Taylor series to
   // the 7th power (|a - n ln2 + b| <= ln2 / 2: truncation 5e-9, under a tenth of an ulp); ln2 in
   // two parts (Cody and Waite) so that n ln2_hi, and a less it, are exact for |n| <= 256. Below
   // a = -150, p = 0 (the callers multiply p 2^n by at most 2^128 before it is scaled: the product
@@ -117,8 +117,6 @@ struct ActivationMath {
     return V::blend_by_sign(x, scale(V::mul(x, half_erfc_p), e.n),
                             V::mul(x, V::sub(one, scale(half_erfc_p, e.n))));
   }
-
-  static reg clamp(reg x, reg low, reg high) { return V::min(high, V::max(low, x)); }
 
  private:
   // Error-free transformations (Dekker; Knuth): high + low is exactly a + b, a b. Without FMA,

@@ -38,18 +38,18 @@ struct Avx512<float> {
   // These four and reduce_add use the zero-masked forms with every lane set: GCC 12 implements
   // the unmasked ones as masked ones merging into "undefined" lanes, which it then reports as
   // used uninitialized (GCC bug 105593). The instructions are the same.
-  // b where the two are unordered (a NaN) or equal.
+  // max and min give b where the two are unordered (a NaN) or equal.
   static reg max(reg a, reg b) { return _mm512_maskz_max_ps(all_lanes, a, b); }
   static reg min(reg a, reg b) { return _mm512_maskz_min_ps(all_lanes, a, b); }
+  static reg floor(reg a) {
+    return _mm512_maskz_roundscale_ps(all_lanes, a, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+  }
   static reg div(reg a, reg b) { return _mm512_div_ps(a, b); }
   // a in the lanes whose `sign` has its sign bit set, b in the others.
   static reg blend_by_sign(reg sign, reg a, reg b) {
     const __mmask16 negative =
         _mm512_cmplt_epi32_mask(_mm512_castps_si512(sign), _mm512_setzero_si512());
     return _mm512_mask_blend_ps(negative, b, a);
-  }
-  static reg floor(reg a) {
-    return _mm512_maskz_roundscale_ps(all_lanes, a, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
   }
   // bf16 (a float's upper half) widened exactly: zero-extend each 16-bit lane and shift it up.
   static reg load_bf16(const std::uint16_t* p) {

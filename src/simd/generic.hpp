@@ -72,7 +72,8 @@ struct Generic {
     for (int i = 0; i < width; ++i) a.v[i] /= b.v[i];
     return a;
   }
-  // a in the lanes whose `sign` has its sign bit set, b in the others.
+  // a in the lanes whose `sign` has its sign bit set, b in the others. (By copysign: GCC 12's
+  // vectoriser stops with an internal compiler error on std::signbit here.)
   static reg blend_by_sign(reg sign, reg a, reg b) {
     for (int i = 0; i < width; ++i) a.v[i] = std::copysign(T(1), sign.v[i]) < 0 ? a.v[i] : b.v[i];
     return a;
