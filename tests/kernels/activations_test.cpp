@@ -48,10 +48,19 @@ struct Errors {
   double subnormal = 0;  // largest absolute error, in units of 2^-149, below that
 };
 
+// Every 1021st float, built once for every activation and path.
+const std::vector<float>& sweep() {
+  static const std::vector<float> x = [] {
+    std::vector<float> v;
+    for (std::uint64_t bits = 0; bits <= 0xffffffffu; bits += 1021)
+      v.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(bits)));
+    return v;
+  }();
+  return x;
+}
+
 Errors errors(Activation f, Isa isa) {
-  std::vector<float> x;
-  for (std::uint64_t bits = 0; bits <= 0xffffffffu; bits += 1021)
-    x.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(bits)));
+  const std::vector<float>& x = sweep();
   std::vector<float> y(x.size());
   kernels::activation_kernel(isa, f)(x.data(), y.data(), static_cast<std::int64_t>(x.size()));
   Errors worst;
