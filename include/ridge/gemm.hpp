@@ -61,4 +61,58 @@ RIDGE_API void gemm(float alpha, const MatrixView<const float>& a, const MatrixV
 RIDGE_API void gemm(double alpha, const MatrixView<const double>& a,
                     const MatrixView<const double>& b, double beta, const MatrixView<double>& c);
 
+// The activations an Epilogue may apply, in float, each within a few ulp of the exact function
+// of its float argument (SiLU and GELU's tanh form <= 3 ulp, GELU's erf form <= 7; ReLU exact).
+// A NaN stays a NaN; SiLU and GELU of -inf are NaN (-inf x 0, as their formulas give).
+enum class Activation {
+  relu,       // max(0, v)
+  gelu_tanh,  // v (1 + tanh(sqrt(2 / pi) (v + 0.044715 v^3))) / 2
+  gelu_erf,   // v (1 + erf(v / sqrt(2))) / 2
+  silu,       // v / (1 + e^-v)
+};
+
+// Operations applied, in the order added, to each element v = C(i, j) of a float GEMM's result
+// alpha op(A) op(B) + beta C before it is stored, so C is written once. Pointers are kept, not
+// copied: the arrays must outlive the gemm call. At most kMaxOperations; adding more throws
+// std::length_error, a clamp with low > high (or a NaN bound) std::invalid_argument.
+class RIDGE_API Epilogue {
+ public:
+  static constexpr int kMaxOperations = 8;
+
+  Epilogue& add_per_row(const float* values);       // v += values[i] (M values)
+  Epilogue& add_per_column(const float* values);    // v += values[j] (N values), e.g. a bias
+  Epilogue& scale_per_row(const float* values);     // v *= values[i]
+  Epilogue& scale_per_column(const float* values);  // v *= values[j]
+  Epilogue& activation(Activation f);
+  Epilogue& clamp(float low, float high);           // v = min(high, max(low, v))
+  // v += R(i, j), R an M x N matrix in C's layout (row- or column-major), consecutive rows or
+  // columns ld elements apart, e.g. a residual connection.
+  Epilogue& add_matrix(const float* r, std::int64_t ld);
+
+  enum class Kind { add_per_row, add_per_column, scale_per_row, scale_per_column, activation,
+                    clamp, add_matrix };
+  struct Operation {
+    Kind kind = Kind::activation;
+    const float* data = nullptr;
+    std::int64_t ld = 0;
+    Activation f = Activation::relu;
+    float low = 0, high = 0;
+  };
+  int size() const { return count_; }
+  const Operation& operator[](int i) const { return ops_[i]; }
+
+ private:
+  Epilogue& add(const Operation& op);
+  Operation ops_[kMaxOperations];
+  int count_ = 0;
+};
+
+// C = epilogue(alpha * op(A) * op(B) + beta * C), as gemm above; also throws
+// std::invalid_argument for an operation's null pointer while C is not empty, or add_matrix's
+// ld below C's row (row-major) or column (column-major) extent. Bit-identical to the plain gemm
+// followed by the same operations in the same order on each element (each activation as this
+// ISA path computes it).
+RIDGE_API void gemm(float alpha, const MatrixView<const float>& a, const MatrixView<const float>& b,
+                    float beta, const MatrixView<float>& c, const Epilogue& epilogue);
+
 }  // namespace ridge

@@ -24,6 +24,7 @@ extern "C" {
 #define RIDGE_ERROR_INTERNAL 4        /* anything else (out of memory) */
 #define RIDGE_ERROR_UNKNOWN_ISA 5     /* not "generic", "avx2" or "avx512" */
 #define RIDGE_ERROR_UNSUPPORTED_ISA 6 /* this CPU (or its OS) cannot run that path */
+#define RIDGE_ERROR_BAD_ARGUMENT 7    /* an order, transposition or activation out of range */
 
 /* The library's version, "MAJOR.MINOR.PATCH" (RIDGE_VERSION_STRING of the headers it was built
  * with). */
@@ -101,6 +102,26 @@ RIDGE_C_API int ridge_attention_f32(const float* q, const float* k, const float*
                                     int64_t batch, int64_t q_len, int64_t kv_len,
                                     int64_t q_heads, int64_t kv_heads, int64_t head_dim,
                                     float scale, int causal);
+
+/* The activations of ridge_sgemm_fused (see ridge/gemm.hpp for their accuracy). */
+#define RIDGE_ACT_NONE 0
+#define RIDGE_ACT_RELU 1
+#define RIDGE_ACT_GELU_TANH 2
+#define RIDGE_ACT_GELU_ERF 3
+#define RIDGE_ACT_SILU 4
+
+/* C = act(alpha * op(A) * op(B) + beta * C + bias[j]) + residual(i, j), C M x N, applied to
+ * each tile of C as it is finished, so C is written once: bias N values, one per column (may be
+ * null); residual an M x N matrix in C's layout, consecutive rows (row-major) or columns ldr
+ * elements apart (may be null, and then ldr is not read). Sizes
+ * and leading dimensions as cblas_sgemm's. Returns 0, or RIDGE_ERROR_BAD_ARGUMENT,
+ * RIDGE_ERROR_BAD_SIZE, RIDGE_ERROR_NULL_POINTER or RIDGE_ERROR_INTERNAL with C untouched. */
+RIDGE_C_API int ridge_sgemm_fused(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE trans_a,
+                                  enum CBLAS_TRANSPOSE trans_b, int64_t m, int64_t n, int64_t k,
+                                  float alpha, const float* a, int64_t lda, const float* b,
+                                  int64_t ldb, float beta, float* c, int64_t ldc,
+                                  const float* bias, int activation, const float* residual,
+                                  int64_t ldr);
 
 /* The CBLAS error handler: prints which parameter of which routine was wrong to stderr. A weak
  * symbol, so a program may define its own. As in the reference CBLAS, a bad argument of a

@@ -7,9 +7,11 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "gemm/dispatch.hpp"
 #include "kernels/cache_model.hpp"
+#include "kernels/epilogue_kernels.hpp"
 #include "kernels/matrix_vector.hpp"
 #include "kernels/vector_kernels.hpp"
 #include "runtime/active_isa.hpp"
@@ -67,6 +69,15 @@ std::int64_t direct_depth(std::int64_t n) {
 }
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+// The epilogue, if any, over C's block of p: for the paths whose kernels do not apply it
+// themselves (the tile loops do, as each tile finishes).
+template <class T>
+void apply_epilogue(const GemmProblem<T>& p, Isa isa) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (p.epilogue != nullptr) kernels::epilogue_kernel(isa)(*p.epilogue, p.c, p.m, p.n);
+  }
+}
 
 template <class T>
 void scale_c(const GemmProblem<T>& p) {
@@ -177,12 +188,16 @@ bool run_as_matrix_vector(const GemmProblem<T>& p) {
 template <class T>
 void run(const GemmProblem<T>& p) {
   if (p.m == 0 || p.n == 0) return;
+  const Isa isa = runtime::active_isa();
   if (p.alpha == T(0) || p.k == 0) {
     scale_c(p);  // A and B are not read
+    apply_epilogue(p, isa);
     return;
   }
-  if ((p.n == 1 || p.m == 1) && run_as_matrix_vector(p)) return;
-  const Isa isa = runtime::active_isa();
+  if ((p.n == 1 || p.m == 1) && run_as_matrix_vector(p)) {
+    apply_epilogue(p, isa);
+    return;
+  }
   const TypedKernels<T>& table = gemm_kernels<T>(isa);
   const GemmKernels<T>& loops = table.kernels;
   const kernels::CacheModel& caches = table.caches;
@@ -304,6 +319,7 @@ void run(const GemmProblem<T>& p) {
   const auto path = [&](const GemmProblem<T>& block, std::byte* task_work) {
     if (dot) {
       vector->dot(block, prefetch_a, reinterpret_cast<T*>(task_work));
+      apply_epilogue(block, isa);
     } else if (direct) {
       loops.direct(block, options, task_work);
     } else {

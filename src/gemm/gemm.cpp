@@ -2,6 +2,8 @@
 // column-major problem (kernels/problem.hpp).
 #include "ridge/gemm.hpp"
 
+#include <cmath>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -46,9 +48,66 @@ void strides(const MatrixView<T>& v, std::int64_t& rs, std::int64_t& cs) {
   if (v.trans == Transpose::transpose) std::swap(rs, cs);
 }
 
+// The epilogue in the internal problem's terms: a row-major C is solved as its transpose
+// (kernels::GemmProblem::from_strides), whose rows are C's columns.
+kernels::Epilogue internal_epilogue(const Epilogue& e, const MatrixView<float>& c) {
+  const bool transposed = c.layout == Layout::row_major;
+  const std::int64_t extent = transposed ? c.cols : c.rows;
+  kernels::Epilogue out;
+  out.count = e.size();
+  out.c = c.data;
+  out.ldc = c.ld;
+  for (int i = 0; i < e.size(); ++i) {
+    const Epilogue::Operation& op = e[i];
+    kernels::PostOp& to = out.ops[i];
+    to.data = op.data;
+    to.ld = op.ld;
+    to.low = op.low;
+    to.high = op.high;
+    using K = kernels::PostOp::Kind;
+    switch (op.kind) {
+      case Epilogue::Kind::add_per_row:
+        to.kind = transposed ? K::add_columns : K::add_rows;
+        break;
+      case Epilogue::Kind::add_per_column:
+        to.kind = transposed ? K::add_rows : K::add_columns;
+        break;
+      case Epilogue::Kind::scale_per_row:
+        to.kind = transposed ? K::scale_columns : K::scale_rows;
+        break;
+      case Epilogue::Kind::scale_per_column:
+        to.kind = transposed ? K::scale_rows : K::scale_columns;
+        break;
+      case Epilogue::Kind::activation:
+        to.kind = K::activation;
+        switch (op.f) {
+          case Activation::relu: to.f = kernels::Activation::relu; break;
+          case Activation::gelu_tanh: to.f = kernels::Activation::gelu_tanh; break;
+          case Activation::gelu_erf: to.f = kernels::Activation::gelu_erf; break;
+          case Activation::silu: to.f = kernels::Activation::silu; break;
+          default: invalid("epilogue operation " + std::to_string(i) + " has an unknown activation");
+        }
+        break;
+      case Epilogue::Kind::clamp:
+        to.kind = K::clamp;
+        break;
+      case Epilogue::Kind::add_matrix:
+        to.kind = K::add_matrix;
+        if (op.ld < std::max<std::int64_t>(1, extent))
+          invalid("epilogue operation " + std::to_string(i) + " (add_matrix) has ld " +
+                  std::to_string(op.ld) + ", below " + std::to_string(extent));
+        break;
+    }
+    if (op.kind != Epilogue::Kind::activation && op.kind != Epilogue::Kind::clamp &&
+        op.data == nullptr && c.rows > 0 && c.cols > 0)
+      invalid("epilogue operation " + std::to_string(i) + " has a null pointer");
+  }
+  return out;
+}
+
 template <class T>
 void gemm_impl(T alpha, const MatrixView<const T>& a, const MatrixView<const T>& b, T beta,
-               const MatrixView<T>& c) {
+               const MatrixView<T>& c, const kernels::Epilogue* epilogue = nullptr) {
   if (!runtime::view_valid(a) || !runtime::view_valid(b) || !runtime::view_valid(c) ||
       c.trans != Transpose::none || a.op_rows() != c.rows || b.op_cols() != c.cols || a.op_cols() != b.op_rows())
     report_invalid(a, b, c);
@@ -56,9 +115,11 @@ void gemm_impl(T alpha, const MatrixView<const T>& a, const MatrixView<const T>&
   strides(a, a_rs, a_cs);
   strides(b, b_rs, b_cs);
   strides(c, c_rs, c_cs);
-  gemm_detail::run(kernels::GemmProblem<T>::from_strides(c.rows, c.cols, a.op_cols(), alpha,
-                                                          a.data, a_rs, a_cs, b.data, b_rs, b_cs,
-                                                          beta, c.data, c_rs, c_cs));
+  kernels::GemmProblem<T> p = kernels::GemmProblem<T>::from_strides(
+      c.rows, c.cols, a.op_cols(), alpha, a.data, a_rs, a_cs, b.data, b_rs, b_cs, beta, c.data,
+      c_rs, c_cs);
+  p.epilogue = epilogue;
+  gemm_detail::run(p);
 }
 
 }  // namespace
@@ -66,6 +127,43 @@ void gemm_impl(T alpha, const MatrixView<const T>& a, const MatrixView<const T>&
 void gemm(float alpha, const MatrixView<const float>& a, const MatrixView<const float>& b,
           float beta, const MatrixView<float>& c) {
   gemm_impl(alpha, a, b, beta, c);
+}
+
+void gemm(float alpha, const MatrixView<const float>& a, const MatrixView<const float>& b,
+          float beta, const MatrixView<float>& c, const Epilogue& epilogue) {
+  if (!runtime::view_valid(c)) report_invalid(a, b, c);  // named before the epilogue's checks
+  const kernels::Epilogue internal = internal_epilogue(epilogue, c);
+  gemm_impl(alpha, a, b, beta, c, internal.count > 0 ? &internal : nullptr);
+}
+
+Epilogue& Epilogue::add(const Operation& op) {
+  if (count_ == kMaxOperations)
+    throw std::length_error("ridge::Epilogue: at most " + std::to_string(kMaxOperations) +
+                            " operations");
+  ops_[count_++] = op;
+  return *this;
+}
+Epilogue& Epilogue::add_per_row(const float* values) {
+  return add({.kind = Kind::add_per_row, .data = values});
+}
+Epilogue& Epilogue::add_per_column(const float* values) {
+  return add({.kind = Kind::add_per_column, .data = values});
+}
+Epilogue& Epilogue::scale_per_row(const float* values) {
+  return add({.kind = Kind::scale_per_row, .data = values});
+}
+Epilogue& Epilogue::scale_per_column(const float* values) {
+  return add({.kind = Kind::scale_per_column, .data = values});
+}
+Epilogue& Epilogue::activation(Activation f) { return add({.kind = Kind::activation, .f = f}); }
+Epilogue& Epilogue::clamp(float low, float high) {
+  if (!(low <= high))
+    throw std::invalid_argument("ridge::Epilogue::clamp: low (" + std::to_string(low) +
+                                ") is not at most high (" + std::to_string(high) + ")");
+  return add({.kind = Kind::clamp, .low = low, .high = high});
+}
+Epilogue& Epilogue::add_matrix(const float* r, std::int64_t ld) {
+  return add({.kind = Kind::add_matrix, .data = r, .ld = ld});
 }
 
 void gemm(double alpha, const MatrixView<const double>& a, const MatrixView<const double>& b,

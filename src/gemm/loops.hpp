@@ -153,6 +153,7 @@ struct Loops {
       for (std::int64_t pc = 0; pc < p.k; pc += depth) {
         const std::int64_t kc = std::min(depth, p.k - pc);
         const T beta = pc == 0 ? p.beta : T(1);
+        const kernels::Epilogue* epilogue = pc + kc == p.k ? p.epilogue : nullptr;
         kernels::pack_b<V, NR>(kc, nc, p.b + pc * p.b_rs + jc * p.b_cs, p.b_rs, p.b_cs,
                                b_packed);
         // Loop 3: MC rows at a time; the packed A block [mc/MR][kc][MR] lives in L2 or L3.
@@ -178,7 +179,8 @@ struct Loops {
             // Loop 1: MR-row micro-panels of A streaming from L2/L3.
             for (std::int64_t ir = 0; ir < mc; ir += MR) {
               const int m = static_cast<int>(std::min<std::int64_t>(MR, mc - ir));
-              const TileC c{p.c + (ic + ir) + (jc + jr) * p.ldc, p.ldc, m, n, p.alpha, beta};
+              const TileC c{p.c + (ic + ir) + (jc + jr) * p.ldc, p.ldc, m, n, p.alpha, beta,
+                            epilogue};
               const PackedB b{b_packed + jr * kc};
               if (n < NR) {
                 (uses_one_vector(m) ? kStrips<1, NR, PackedB> : kStrips<MV, NR, PackedB>)[n - 1](
@@ -251,6 +253,7 @@ struct Loops {
     for (std::int64_t pc = 0; pc < p.k; pc += depth) {
       const std::int64_t kc = std::min(depth, p.k - pc);
       const T beta = pc == 0 ? p.beta : T(1);
+      const kernels::Epilogue* epilogue = pc + kc == p.k ? p.epilogue : nullptr;
       if (options.pack_b)
         kernels::pack_b<V, NR>(kc, p.n, p.b + pc * p.b_rs, p.b_rs, p.b_cs, b_packed);
       for (std::int64_t ic = 0; ic < p.m; ic += MR) {
@@ -286,7 +289,7 @@ struct Loops {
           jc = p.n / options.narrow_columns * options.narrow_columns;
           a.prefetch = prefetch;
           narrow(kc, a, StridedB{p.b + pc * p.b_rs, p.b_rs, p.b_cs},
-                 TileC{p.c + ic, p.ldc, m, options.narrow_columns, p.alpha, beta}, jc);
+                 TileC{p.c + ic, p.ldc, m, options.narrow_columns, p.alpha, beta, epilogue}, jc);
         }
         // (A packed B's strips start on its micro-panels.)
         const int least_columns =
@@ -295,7 +298,7 @@ struct Loops {
           // A tile of fewer columns runs a kernel with exactly that many: no FMA is spent on
           // absent columns, and an in-place B is not read past its last column.
           n = strip_columns(p.n - jc, least_columns);
-          const TileC c{p.c + ic + jc * p.ldc, p.ldc, m, n, p.alpha, beta};
+          const TileC c{p.c + ic + jc * p.ldc, p.ldc, m, n, p.alpha, beta, epilogue};
           a.prefetch = jc == 0 ? prefetch : 0;
           if (options.pack_b) {
             const PackedB b{b_packed + jc * kc};

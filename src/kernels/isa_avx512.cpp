@@ -1,5 +1,6 @@
-// The matrix-vector and activation kernels on AVX-512 (a per-ISA unit: simd/isa_unit.hpp).
-#include "kernels/activation_kernel_set.hpp"
+// The matrix-vector and epilogue kernels on AVX-512 (a per-ISA unit: simd/isa_unit.hpp).
+#include "kernels/epilogue_kernel_set.hpp"
+#include "kernels/epilogue_kernels.hpp"
 #include "kernels/vector_kernel_set.hpp"
 #include "simd/avx512.hpp"
 
@@ -12,8 +13,8 @@ kernels::VectorKernels<double> vector_kernels(double) {
   return kernels::make_vector_kernels<simd::Avx512<double>, kernels::kAvx512Tiles>();
 }
 
-kernels::ActivationKernel activation_kernel(kernels::Activation f) {
-  return kernels::make_activation_kernel<simd::Avx512<float>>(f);
+void apply_epilogue(const kernels::Epilogue& e, float* c, std::int64_t rows, std::int64_t cols) {
+  kernels::apply_epilogue<simd::Avx512<float>>(e, c, rows, cols);
 }
 
 }  // namespace ridge::avx512

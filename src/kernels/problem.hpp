@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include "kernels/epilogue.hpp"
+
 namespace ridge::kernels {
 
 // C = alpha * A * B + beta * C with C column-major (element (i, j) at c[i + j * ldc]) and A, B
@@ -19,6 +21,9 @@ struct GemmProblem {
   T beta = 0;
   T* c = nullptr;
   std::int64_t ldc = 1;
+  // Applied to C once the product is in it (float only; its C is the whole problem's, so the
+  // blocks share it).
+  const Epilogue* epilogue = nullptr;
 
   // C (m x n) = alpha * A (m x k) * B (k x n) + beta * C with every operand given by element
   // strides along its rows and columns, C either column-major (c_rs == 1) or row-major

@@ -1,0 +1,41 @@
+// A GEMM epilogue in the internal form: an ordered list of operations applied to each element
+// of C after C = alpha A B + beta C, on the column-major C of kernels::GemmProblem. The tiles
+// apply it as they finish their last depth slice (kernels/microkernel.hpp), the matrix-vector and
+// dot paths to their output, so C reaches memory once; every path does the same operations on
+// each element, so results do not depend on the path or the threads.
+#pragma once
+
+#include <cstdint>
+
+namespace ridge::kernels {
+
+enum class Activation { relu, gelu_tanh, gelu_erf, silu };
+
+struct PostOp {
+  enum class Kind {
+    add_rows,       // v += data[i]
+    add_columns,    // v += data[j]
+    scale_rows,     // v *= data[i]
+    scale_columns,  // v *= data[j]
+    activation,     // v = f(v)
+    clamp,          // v = min(high, max(low, v))
+    add_matrix,     // v += data[i + j * ld]
+  };
+  Kind kind = Kind::activation;
+  const float* data = nullptr;
+  std::int64_t ld = 0;
+  Activation f = Activation::relu;
+  float low = 0, high = 0;
+};
+
+struct Epilogue {
+  static constexpr int kMaxOps = 8;
+  PostOp ops[kMaxOps];
+  int count = 0;
+  // Element (0, 0) of the whole problem's C and its column stride: a tile finds its rows and
+  // columns from its own address, so thread blocks need no epilogue of their own.
+  const float* c = nullptr;
+  std::int64_t ldc = 0;
+};
+
+}  // namespace ridge::kernels
