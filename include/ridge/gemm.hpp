@@ -75,19 +75,19 @@ enum class Activation {
 // alpha op(A) op(B) + beta C before it is stored, so C is written once. Pointers are kept, not
 // copied: the arrays must outlive the gemm call. At most kMaxOperations; adding more throws
 // std::length_error, a clamp with low > high (or a NaN bound) std::invalid_argument.
-class RIDGE_API Epilogue {
+class Epilogue {
  public:
   static constexpr int kMaxOperations = 8;
 
-  Epilogue& add_per_row(const float* values);       // v += values[i] (M values)
-  Epilogue& add_per_column(const float* values);    // v += values[j] (N values), e.g. a bias
-  Epilogue& scale_per_row(const float* values);     // v *= values[i]
-  Epilogue& scale_per_column(const float* values);  // v *= values[j]
-  Epilogue& activation(Activation f);
-  Epilogue& clamp(float low, float high);           // v = min(high, max(low, v))
+  RIDGE_API Epilogue& add_per_row(const float* values);     // v += values[i] (M values)
+  RIDGE_API Epilogue& add_per_column(const float* values);  // v += values[j] (N), e.g. a bias
+  RIDGE_API Epilogue& scale_per_row(const float* values);   // v *= values[i]
+  RIDGE_API Epilogue& scale_per_column(const float* values);  // v *= values[j]
+  RIDGE_API Epilogue& activation(Activation f);
+  RIDGE_API Epilogue& clamp(float low, float high);  // v = min(high, max(low, v))
   // v += R(i, j), R an M x N matrix in C's layout (row- or column-major), consecutive rows or
   // columns ld elements apart, e.g. a residual connection.
-  Epilogue& add_matrix(const float* r, std::int64_t ld);
+  RIDGE_API Epilogue& add_matrix(const float* r, std::int64_t ld);
 
   enum class Kind { add_per_row, add_per_column, scale_per_row, scale_per_column, activation,
                     clamp, add_matrix };

@@ -69,6 +69,23 @@ int main() {
               ridge::row_major<const double>(bd.data(), 2, 2), 0.0,
               ridge::row_major(cd.data(), 2, 2));
   check(c[3] == 4.0f && cd[3] == 4.0, "ridge::gemm");
+  const std::vector<float> halves(2, 0.5f), twos(2, 2.0f), ones(4, 1.0f), minus_ones(2, -1.0f);
+  ridge::gemm(1.0f, ridge::row_major<const float>(a.data(), 2, 2),
+              ridge::row_major<const float>(b.data(), 2, 2), 0.0f, ridge::row_major(c.data(), 2, 2),
+              ridge::Epilogue()
+                  .add_per_row(ones.data())               // 5
+                  .add_per_column(minus_ones.data())      // 4
+                  .scale_per_row(halves.data())           // 2
+                  .scale_per_column(twos.data())          // 4
+                  .activation(ridge::Activation::relu)    // 4
+                  .clamp(0.0f, 3.0f)                      // 3
+                  .add_matrix(ones.data(), 2));           // 4
+  check(c[0] == 4.0f && c[3] == 4.0f, "ridge::gemm with an Epilogue");
+  check(ridge_sgemm_fused(CblasRowMajor, CblasNoTrans, CblasNoTrans, 2, 2, 2, 1.0f, a.data(), 2,
+                          b.data(), 2, 0.0f, c.data(), 2, ones.data(), RIDGE_ACT_RELU,
+                          ones.data(), 2) == 0 &&
+            c[1] == 6.0f,
+        "ridge_sgemm_fused");
   ridge::gemv(1.0f, ridge::row_major<const float>(a.data(), 2, 2),
               ridge::vector<const float>(x.data(), 2), 0.0f, ridge::vector(y.data(), 2));
   ridge::gemv(1.0, ridge::row_major<const double>(ad.data(), 2, 2),
