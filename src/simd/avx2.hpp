@@ -41,6 +41,7 @@ struct Avx2<float> {
   static void store_partial(float* p, reg a, int n) {
     _mm256_maskstore_ps(p, avx2_detail::first_lanes32(n), a);
   }
+  static constexpr bool fused_fma = true;  // fma rounds once
   static reg fma(reg a, reg b, reg c) { return _mm256_fmadd_ps(a, b, c); }
   static reg mul(reg a, reg b) { return _mm256_mul_ps(a, b); }
   static reg add(reg a, reg b) { return _mm256_add_ps(a, b); }

@@ -42,6 +42,7 @@ struct Generic {
     for (int i = 0; i < n; ++i) p[i] = a.v[i];
   }
   // a * b + c (rounded twice: the baseline has no fused multiply-add).
+  static constexpr bool fused_fma = false;
   static reg fma(reg a, reg b, reg c) {
     for (int i = 0; i < width; ++i) c.v[i] = a.v[i] * b.v[i] + c.v[i];
     return c;
