@@ -79,6 +79,21 @@ void apply_epilogue(const GemmProblem<T>& p, Isa isa) {
   }
 }
 
+// The epilogue alone (alpha = 0 or K = 0, after C = beta C): a pass over C, which on a large C
+// is bound by memory and split between the threads by columns.
+template <class T>
+void apply_epilogue_pass(const GemmProblem<T>& p, Isa isa) {
+  constexpr std::int64_t kMinElementsPerThread = 64 * 1024;  // 256 KiB of C, a few microseconds
+  const std::int64_t useful = p.m * p.n / kMinElementsPerThread;
+  const int threads =
+      useful < 2 ? 1 : static_cast<int>(std::min<std::int64_t>(runtime::max_threads(), useful));
+  const std::int64_t columns = ceil_div(p.n, threads);
+  runtime::parallel_run(threads, [&](int task) {
+    const std::int64_t col0 = task * columns;
+    if (col0 < p.n) apply_epilogue(p.block(0, p.m, col0, std::min(columns, p.n - col0)), isa);
+  });
+}
+
 template <class T>
 void scale_c(const GemmProblem<T>& p) {
   if (p.beta == T(1)) return;
@@ -191,7 +206,7 @@ void run(const GemmProblem<T>& p) {
   const Isa isa = runtime::active_isa();
   if (p.alpha == T(0) || p.k == 0) {
     scale_c(p);  // A and B are not read
-    apply_epilogue(p, isa);
+    if (p.epilogue != nullptr) apply_epilogue_pass(p, isa);
     return;
   }
   if ((p.n == 1 || p.m == 1) && run_as_matrix_vector(p)) {

@@ -51,14 +51,29 @@ struct ActivationMath {
     return V::scale_by_pow2(V::scale_by_pow2(x, half), V::sub(n, half));
   }
 
+  // x p 2^n: x times an exponential carried as p 2^n (|x p| < 2^8 where n < -158, as every
+  // caller's is). Where the product is surely below half the least subnormal it is x 0 (a
+  // signed zero, or NaN for x = NaN) without the multiplication that would underflow: x86
+  // takes a microcode assist for each instruction whose result underflows (with FTZ off, as a
+  // library must leave it). Measured, 1024^3 sgemm with a GELU epilogue on C = -11.5 (AVX-512,
+  // 1 thread): 83 GFLOP/s scaling every lane, 141 as at C = 0.2.
+  static reg times_exp(reg x, reg p, reg n) {
+    const reg zero_lane = V::add(n, V::set1(158.5f));  // negative where n <= -159
+    const reg safe_n = V::blend_by_sign(zero_lane, V::set1(-100.0f), n);
+    return V::blend_by_sign(zero_lane, V::mul(x, V::zero()), scale(V::mul(x, p), safe_n));
+  }
+  // p 2^n where only 1 +- it is wanted: below 2^-100 it leaves 1 as it is, so n is held there
+  // (an exact result without a subnormal, see times_exp).
+  static reg tiny_exp(reg p, reg n) { return scale(p, V::max(V::set1(-100.0f), n)); }
+
   // x sigmoid(z + z_low), z_low a small correction to z.
   static reg times_sigmoid(reg x, reg z, reg z_low) {
     const reg one = V::set1(1.0f);
     // e^-|z|: the exponent and its correction with z's sign turned negative.
     const Scaled e = exp_scaled(V::min(z, V::sub(V::zero(), z)),
                                 V::blend_by_sign(z, z_low, V::sub(V::zero(), z_low)));
-    const reg denominator = V::add(one, scale(e.p, e.n));
-    return V::blend_by_sign(z, scale(V::div(V::mul(x, e.p), denominator), e.n),
+    const reg denominator = V::add(one, tiny_exp(e.p, e.n));
+    return V::blend_by_sign(z, times_exp(V::div(x, denominator), e.p, e.n),
                             V::div(x, denominator));
   }
 
@@ -114,8 +129,8 @@ struct ActivationMath {
     const reg small = V::fma(V::mul(l, V::add(a, h)), V::set1(-0.5f), g);
     const Scaled e = exp_scaled(large, small);
     const reg half_erfc_p = V::mul(V::mul(e.p, s), half);  // Phi(-|x|) = half_erfc_p 2^n
-    return V::blend_by_sign(x, scale(V::mul(x, half_erfc_p), e.n),
-                            V::mul(x, V::sub(one, scale(half_erfc_p, e.n))));
+    return V::blend_by_sign(x, times_exp(x, half_erfc_p, e.n),
+                            V::mul(x, V::sub(one, tiny_exp(half_erfc_p, e.n))));
   }
 
  private:

@@ -122,6 +122,7 @@ const Shape kShapes[] = {
     {300, 200, 300, Transpose::transpose, Transpose::transpose},
     {0, 5, 5, Transpose::none, Transpose::none},
     {5, 7, 0, Transpose::none, Transpose::none},  // K = 0: C = beta C, then the epilogue
+    {300, 500, 0, Transpose::none, Transpose::none},  // ... as a pass split between threads
 };
 
 std::string describe(const Shape& s, Layout layout, float alpha, float beta, int e, int threads) {

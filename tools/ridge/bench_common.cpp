@@ -148,11 +148,16 @@ void time_alternately(std::vector<Contender>& contenders, double work, int runs,
     }
 }
 
-PeerColumns::PeerColumns(const std::vector<std::unique_ptr<PeerLibrary>>& peers)
-    : per_peer_(peers.size()) {
+PeerColumns::PeerColumns(const std::vector<std::unique_ptr<PeerLibrary>>& peers,
+                         const std::vector<std::string>& variants)
+    : per_peer_(peers.size() + variants.size()) {
   for (const auto& p : peers) {
     names_.push_back(p->name());
     is_ridge_.push_back(p->is_ridge());
+  }
+  for (const std::string& v : variants) {
+    names_.push_back(v);
+    is_ridge_.push_back(true);
   }
 }
 

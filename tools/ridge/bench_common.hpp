@@ -76,7 +76,9 @@ void time_alternately(std::vector<Contender>& contenders, double work, int runs,
 // ratios, and at the end the geometric mean of each peer's ratios over the rows it ran.
 class PeerColumns {
  public:
-  explicit PeerColumns(const std::vector<std::unique_ptr<PeerLibrary>>& peers);
+  // `variants`: columns after the peers' for other ways of running ridge (not peers either).
+  explicit PeerColumns(const std::vector<std::unique_ptr<PeerLibrary>>& peers,
+                       const std::vector<std::string>& variants = {});
   void print_heading() const;
   // contenders[0] is ridge, the rest the peers in order ("-" for one without the kernel).
   // Returns the best peer's median rate (other ridge builds are no peers), 0 when none ran.

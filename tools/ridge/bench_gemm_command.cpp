@@ -41,10 +41,49 @@ struct Options {
   std::string shapes;
   std::string dtype = "f32";
   std::string op = "nn";  // op(A), op(B): n or t each
+  std::vector<std::string> epilogue;  // operation names, in order
+  bool unfused = false;               // --vs unfused
   int threads = 0;
   int runs = 7;
   PeerOptions peers;
 };
+
+// The operands an epilogue reads: a bias of N values and an M x N residual, row-major.
+struct EpilogueInputs {
+  std::vector<float> bias, residual;
+};
+
+// The epilogue named by `names` (bias, relu, gelu_tanh, gelu_erf, silu, residual), one operation
+// each in order, on C of n columns.
+Epilogue make_epilogue(const std::vector<std::string>& names, const EpilogueInputs& in,
+                       std::int64_t n) {
+  Epilogue e;
+  for (const std::string& name : names) {
+    if (name == "bias") {
+      e.add_per_column(in.bias.data());
+    } else if (name == "residual") {
+      e.add_matrix(in.residual.data(), std::max<std::int64_t>(1, n));
+    } else if (name == "relu") {
+      e.activation(Activation::relu);
+    } else if (name == "gelu_tanh") {
+      e.activation(Activation::gelu_tanh);
+    } else if (name == "gelu_erf") {
+      e.activation(Activation::gelu_erf);
+    } else {
+      e.activation(Activation::silu);
+    }
+  }
+  return e;
+}
+
+// The unfused sequence's element-wise passes over C (m x n, row-major): each operation of the
+// epilogue on its own, as ridge::gemm with K = 0 (C = C, then the one operation), which splits a
+// large C between the threads.
+void run_passes(const std::vector<Epilogue>& passes, float* c, std::int64_t m, std::int64_t n) {
+  for (const Epilogue& pass : passes)
+    gemm(1.0f, row_major<const float>(nullptr, m, 0), row_major<const float>(nullptr, 0, n), 1.0f,
+         row_major(c, m, n), pass);
+}
 
 template <class T>
 void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& peers) {
@@ -56,10 +95,17 @@ void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& pe
   std::printf("ridge bench gemm: %s, row-major %c%c, %d thread%s, isa %s, median of %d runs\n",
               o.dtype.c_str(), trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', o.threads,
               o.threads == 1 ? "" : "s", isa_name(active_isa()), o.runs);
+  if (!o.epilogue.empty()) {
+    std::printf("epilogue:");
+    for (const std::string& name : o.epilogue) std::printf(" %s", name.c_str());
+    std::printf(" (ridge fused; each peer%s: its GEMM, then one pass over C per operation)\n",
+                o.unfused ? " and unfused" : "");
+  }
   std::printf("measured %s FMA peak on %d thread%s: %.1f GFLOP/s\n", o.dtype.c_str(), o.threads,
               o.threads == 1 ? "" : "s", peak);
   std::printf("%-18s %9s %7s %6s", "M x N x K", "ridge", "spread", "%peak");
-  PeerColumns columns(peers);
+  PeerColumns columns(peers, o.unfused ? std::vector<std::string>{"unfused"}
+                                       : std::vector<std::string>{});
   columns.print_heading();
   std::printf("\n");
 
@@ -80,9 +126,29 @@ void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& pe
         row_major<const T>(b.data(), trans_b ? s.n : s.k, trans_b ? s.k : s.n, ldb);
     if (trans_a) a_view = a_view.transposed();
     if (trans_b) b_view = b_view.transposed();
+    // With an epilogue (f32): ridge applies it fused, every other contender as passes after.
+    EpilogueInputs inputs;
+    Epilogue fused;
+    std::vector<Epilogue> passes;
+    if constexpr (sizeof(T) == 4) {
+      if (!o.epilogue.empty()) {
+        inputs.bias.resize(static_cast<std::size_t>(std::max<std::int64_t>(1, s.n)));
+        inputs.residual.resize(c.size());
+        fill_random(inputs.bias, rng);
+        fill_random(inputs.residual, rng);
+        fused = make_epilogue(o.epilogue, inputs, s.n);
+        for (const std::string& name : o.epilogue)
+          passes.push_back(make_epilogue({name}, inputs, s.n));
+      }
+    }
     std::vector<Contender> contenders;
     contenders.push_back({"ridge", [&] {
-                            gemm(T(1), a_view, b_view, T(0), row_major<T>(c.data(), s.m, s.n, ldc));
+                            const MatrixView<T> c_view = row_major<T>(c.data(), s.m, s.n, ldc);
+                            if constexpr (sizeof(T) == 4) {
+                              gemm(T(1), a_view, b_view, T(0), c_view, fused);
+                            } else {
+                              gemm(T(1), a_view, b_view, T(0), c_view);
+                            }
                           }, {}});
     for (const auto& p : peers) {
       PeerLibrary* peer = p.get();
@@ -94,11 +160,20 @@ void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& pe
                               if constexpr (sizeof(T) == 4) {
                                 peer->sgemm(trans_a, trans_b, s.m, s.n, s.k, a.data(), lda,
                                             b.data(), ldb, 0.0f, c.data(), ldc);
+                                run_passes(passes, c.data(), s.m, s.n);
                               } else {
                                 peer->dgemm(trans_a, trans_b, s.m, s.n, s.k, a.data(), lda,
                                             b.data(), ldb, 0.0, c.data(), ldc);
                               }
                             }, {}});
+    }
+    if constexpr (sizeof(T) == 4) {
+      if (o.unfused)
+        contenders.push_back({"unfused", [&] {
+                                gemm(1.0f, a_view, b_view, 0.0f,
+                                     row_major<float>(c.data(), s.m, s.n, ldc));
+                                run_passes(passes, c.data(), s.m, s.n);
+                              }, {}});
     }
     const double flop = 2.0 * s.m * s.n * s.k;
     time_alternately(contenders, flop, o.runs);
@@ -132,9 +207,23 @@ void add_bench_gemm_command(CLI::App& bench_app) {
   add_blas_dtype(*cmd, o.dtype);
   cmd->add_option("--op", o.op, "Transpositions of A and B (row-major storage): nn, nt, tn or tt")
       ->check(CLI::IsMember({"nn", "nt", "tn", "tt"}));
+  cmd->add_option("--epilogue", o.epilogue,
+                  "f32: operations ridge applies to C before it is stored, in order "
+                  "(comma-separated: bias, relu, gelu_tanh, gelu_erf, silu, residual); the "
+                  "peers and --vs unfused run them as passes over C after their GEMM")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"bias", "relu", "gelu_tanh", "gelu_erf", "silu", "residual"}));
   add_threads_and_runs(*cmd, o.threads, o.runs);
   add_peer_libraries(*cmd, o.peers);
   cmd->callback([] {
+    // "--vs unfused" is ridge's own unfused sequence, no library to load.
+    const auto unfused = std::find(o.peers.specs.begin(), o.peers.specs.end(), "unfused");
+    o.unfused = unfused != o.peers.specs.end();
+    if (o.unfused) o.peers.specs.erase(unfused);
+    if (!o.epilogue.empty() && o.dtype != "f32")
+      throw CLI::ValidationError("--epilogue", "epilogues are for --dtype f32");
+    if (o.unfused && o.epilogue.empty())
+      throw CLI::ValidationError("--vs unfused", "needs an --epilogue");
     const std::vector<std::unique_ptr<PeerLibrary>> peers =
         set_up_threads_and_peers(o.threads, o.peers);
     with_dtype(o.dtype, [&]<class T>() { bench<T>(o, peers); });
