@@ -7,10 +7,7 @@
 #pragma once
 
 #include <cstdint>
-#include <type_traits>
 
-#include "kernels/epilogue.hpp"
-#include "kernels/epilogue_kernel_set.hpp"
 #include "simd/cache_line.hpp"
 #include "simd/unroll.hpp"
 
@@ -90,15 +87,13 @@ struct PanelA {
 
 // The tile of C that the micro-kernel updates, column-major: element (i, j) at data[i + j * ld],
 // rows <= MR and cols <= NR present, C = alpha * A B + beta * C. beta == 0 means C is not read
-// (NaN already in C does not propagate). epilogue, if set (float C, the last depth slice),
-// follows.
+// (NaN already in C does not propagate).
 template <class T>
 struct TileC {
   T* data = nullptr;
   std::int64_t ld = 0;
   int rows = 0, cols = 0;
   T alpha = 1, beta = 0;
-  const Epilogue* epilogue = nullptr;
 };
 
 // What a k loop does beside its FMAs, once per step: nothing, or a step of copying the next
@@ -197,9 +192,6 @@ template <class V, int MV, int NR, class BAccess, class SideWork = NoSideWork>
     store_tile<O, MV, NR>(acc, c.data, c.ld, c.rows, c.cols, [&](reg ab, auto load_c) {
       return O::fma(alpha_v, ab, read_c ? O::mul(beta_v, load_c()) : O::zero());
     });
-  }
-  if constexpr (std::is_same_v<typename O::scalar, float>) {
-    if (c.epilogue != nullptr) apply_epilogue<O>(*c.epilogue, c.data, c.rows, c.cols);
   }
 }
 
