@@ -22,9 +22,10 @@ struct ActivationMath {
   using reg = typename V::reg;
 
   // e^(a + b) = p 2^n, p in [0.7, 1.42] (while a is finite), for |b| < 2 a correction that a + b
-  // in float would round away (it is formed only to choose n): n = round((a + b) / ln2), e^(a - n ln2 + b) by its Taylor series to
-  // the 7th power (|a - n ln2 + b| <= ln2 / 2: truncation 5e-9, under a tenth of an ulp); ln2 in
-  // two parts (Cody and Waite) so that n ln2_hi, and a less it, are exact for |n| <= 256. Below
+  // in float would round away (it is formed only to choose n): n = round((a + b) / ln2),
+  // e^(a - n ln2 + b) by its Taylor series to the 7th power (|a - n ln2 + b| <= ln2 / 2:
+  // truncation 5e-9, under a tenth of an ulp); ln2 in two parts (Cody and Waite) so that
+  // n ln2_hi, and a less it, are exact for |n| <= 256. Below
   // a = -150, p = 0 (the callers multiply p 2^n by at most 2^128 before it is scaled: the product
   // would still underflow); above 89, e^(a + b) overflows.
   struct Scaled {
@@ -51,16 +52,21 @@ struct ActivationMath {
     return V::scale_by_pow2(V::scale_by_pow2(x, half), V::sub(n, half));
   }
 
-  // x p 2^n: x times an exponential carried as p 2^n (|x p| < 2^8 where n < -158, as every
-  // caller's is). Where the product is surely below half the least subnormal it is x 0 (a
-  // signed zero, or NaN for x = NaN) without the multiplication that would underflow: x86
-  // takes a microcode assist for each instruction whose result underflows (with FTZ off, as a
-  // library must leave it). Measured, 1024^3 sgemm with a GELU epilogue on C = -11.5 (AVX-512,
-  // 1 thread): 83 GFLOP/s scaling every lane, 141 as at C = 0.2.
+  // x p 2^n: x times an exponential carried as p 2^n, rounded once. Where that is subnormal or
+  // zero it is built from its bits (from_subnormal_units) rather than by a multiplication that
+  // underflows: x86 takes a microcode assist for each instruction whose result does (with FTZ
+  // off, as a library must leave it). Measured, 1024^3 sgemm with a GELU epilogue, 1 thread,
+  // AVX-512, every element of C at -10.5 / -11.5 (subnormal / zero results): 83 / 83 GFLOP/s
+  // scaling every lane, 141 at C = 0.2.
   static reg times_exp(reg x, reg p, reg n) {
-    const reg zero_lane = V::add(n, V::set1(158.5f));  // negative where n <= -159
-    const reg safe_n = V::blend_by_sign(zero_lane, V::set1(-100.0f), n);
-    return V::blend_by_sign(zero_lane, V::mul(x, V::zero()), scale(V::mul(x, p), safe_n));
+    const reg v = V::mul(x, p);
+    // |v| 2^n in units of 2^-149: below 2^23 the result is subnormal or zero. (Every caller's
+    // n is at most 0, within scale's range; a large |v| overflows to +inf, which is not below.)
+    const reg units = scale(V::max(v, V::sub(V::zero(), v)), V::add(n, V::set1(149.0f)));
+    // Negative where subnormal; a NaN (min's second operand when unordered) is not.
+    const reg subnormal = V::sub(V::min(units, V::set1(0x1p24f)), V::set1(0x1p23f));
+    return V::blend_by_sign(subnormal, V::from_subnormal_units(units, v),
+                            scale(v, V::blend_by_sign(subnormal, V::set1(-100.0f), n)));
   }
   // p 2^n where only 1 +- it is wanted: below 2^-100 it leaves 1 as it is, so n is held there
   // (an exact result without a subnormal, see times_exp).

@@ -53,6 +53,13 @@ struct Avx2<float> {
   // a in the lanes whose `sign` has its sign bit set, b in the others.
   static reg blend_by_sign(reg sign, reg a, reg b) { return _mm256_blendv_ps(b, a, sign); }
   static reg floor(reg a) { return _mm256_floor_ps(a); }
+  // The float of `units` x 2^-149 (units in [0, 2^23], rounded to an integer as arithmetic
+  // rounds), with sign's sign, built from its bits: a subnormal (or zero, or 2^-126) that no
+  // arithmetic instruction has to produce (each that does takes a microcode assist).
+  static reg from_subnormal_units(reg units, reg sign) {
+    return _mm256_or_ps(_mm256_castsi256_ps(_mm256_cvtps_epi32(units)),
+                        _mm256_and_ps(sign, _mm256_set1_ps(-0.0f)));
+  }
   // bf16 (a float's upper half) widened exactly: zero-extend each 16-bit lane and shift it up.
   static reg load_bf16(const std::uint16_t* p) {
     return widen_bf16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));

@@ -46,6 +46,15 @@ struct Avx512<float> {
     return _mm512_maskz_roundscale_ps(all_lanes, a, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
   }
   static reg div(reg a, reg b) { return _mm512_div_ps(a, b); }
+  // The float of `units` x 2^-149 (units in [0, 2^23], rounded to an integer as arithmetic
+  // rounds), with sign's sign, built from its bits: a subnormal (or zero, or 2^-126) that no
+  // arithmetic instruction has to produce (each that does takes a microcode assist).
+  static reg from_subnormal_units(reg units, reg sign) {
+    const __m512i bits = _mm512_maskz_cvtps_epi32(all_lanes, units);
+    const __m512i sign_bit =
+        _mm512_and_si512(_mm512_castps_si512(sign), _mm512_castps_si512(_mm512_set1_ps(-0.0f)));
+    return _mm512_castsi512_ps(_mm512_or_si512(bits, sign_bit));
+  }
   // a in the lanes whose `sign` has its sign bit set, b in the others.
   static reg blend_by_sign(reg sign, reg a, reg b) {
     const __mmask16 negative =

@@ -79,6 +79,18 @@ struct Generic {
     for (int i = 0; i < width; ++i) a.v[i] = std::copysign(T(1), sign.v[i]) < 0 ? a.v[i] : b.v[i];
     return a;
   }
+  // The float of `units` x 2^-149 (units in [0, 2^23], rounded to an integer as arithmetic
+  // rounds), with sign's sign, built from its bits: a subnormal (or zero, or 2^-126) that no
+  // arithmetic instruction has to produce (x86 takes a microcode assist for each that does).
+  static reg from_subnormal_units(reg units, reg sign) {
+    static_assert(sizeof(T) == 4, "float only");
+    for (int i = 0; i < width; ++i) {
+      std::uint32_t bits = static_cast<std::uint32_t>(std::nearbyint(units.v[i]));
+      if (std::copysign(T(1), sign.v[i]) < 0) bits |= 0x80000000u;
+      std::memcpy(&units.v[i], &bits, sizeof(bits));
+    }
+    return units;
+  }
   static reg floor(reg a) {
     for (int i = 0; i < width; ++i) a.v[i] = std::floor(a.v[i]);
     return a;

@@ -42,7 +42,7 @@ struct Options {
   std::string dtype = "f32";
   std::string op = "nn";  // op(A), op(B): n or t each
   std::vector<std::string> epilogue;  // operation names, in order
-  bool unfused = false;               // --vs unfused
+  std::vector<std::string> variants;  // --vs unfused, --vs plain: ridge run otherwise
   int threads = 0;
   int runs = 7;
   PeerOptions peers;
@@ -98,14 +98,13 @@ void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& pe
   if (!o.epilogue.empty()) {
     std::printf("epilogue:");
     for (const std::string& name : o.epilogue) std::printf(" %s", name.c_str());
-    std::printf(" (ridge fused; each peer%s: its GEMM, then one pass over C per operation)\n",
-                o.unfused ? " and unfused" : "");
+    std::printf(" (ridge fused; each peer and unfused: its GEMM, then one pass over C per "
+                "operation; plain: ridge's GEMM alone)\n");
   }
   std::printf("measured %s FMA peak on %d thread%s: %.1f GFLOP/s\n", o.dtype.c_str(), o.threads,
               o.threads == 1 ? "" : "s", peak);
   std::printf("%-18s %9s %7s %6s", "M x N x K", "ridge", "spread", "%peak");
-  PeerColumns columns(peers, o.unfused ? std::vector<std::string>{"unfused"}
-                                       : std::vector<std::string>{});
+  PeerColumns columns(peers, o.variants);
   columns.print_heading();
   std::printf("\n");
 
@@ -168,11 +167,11 @@ void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& pe
                             }, {}});
     }
     if constexpr (sizeof(T) == 4) {
-      if (o.unfused)
-        contenders.push_back({"unfused", [&] {
+      for (const std::string& variant : o.variants)
+        contenders.push_back({variant, [&, unfused = variant == "unfused"] {
                                 gemm(1.0f, a_view, b_view, 0.0f,
                                      row_major<float>(c.data(), s.m, s.n, ldc));
-                                run_passes(passes, c.data(), s.m, s.n);
+                                if (unfused) run_passes(passes, c.data(), s.m, s.n);
                               }, {}});
     }
     const double flop = 2.0 * s.m * s.n * s.k;
@@ -210,20 +209,24 @@ void add_bench_gemm_command(CLI::App& bench_app) {
   cmd->add_option("--epilogue", o.epilogue,
                   "f32: operations ridge applies to C before it is stored, in order "
                   "(comma-separated: bias, relu, gelu_tanh, gelu_erf, silu, residual); the "
-                  "peers and --vs unfused run them as passes over C after their GEMM")
+                  "peers and --vs unfused run them as passes over C after their GEMM, --vs plain "
+                  "runs ridge's GEMM alone")
       ->delimiter(',')
       ->check(CLI::IsMember({"bias", "relu", "gelu_tanh", "gelu_erf", "silu", "residual"}));
   add_threads_and_runs(*cmd, o.threads, o.runs);
   add_peer_libraries(*cmd, o.peers);
   cmd->callback([] {
-    // "--vs unfused" is ridge's own unfused sequence, no library to load.
-    const auto unfused = std::find(o.peers.specs.begin(), o.peers.specs.end(), "unfused");
-    o.unfused = unfused != o.peers.specs.end();
-    if (o.unfused) o.peers.specs.erase(unfused);
+    // "--vs unfused" and "--vs plain" are ridge itself run otherwise, no library to load.
+    for (const char* variant : {"unfused", "plain"}) {
+      const auto spec = std::find(o.peers.specs.begin(), o.peers.specs.end(), variant);
+      if (spec == o.peers.specs.end()) continue;
+      o.peers.specs.erase(spec);
+      o.variants.push_back(variant);
+      if (o.epilogue.empty())
+        throw CLI::ValidationError(std::string("--vs ") + variant, "needs an --epilogue");
+    }
     if (!o.epilogue.empty() && o.dtype != "f32")
       throw CLI::ValidationError("--epilogue", "epilogues are for --dtype f32");
-    if (o.unfused && o.epilogue.empty())
-      throw CLI::ValidationError("--vs unfused", "needs an --epilogue");
     const std::vector<std::unique_ptr<PeerLibrary>> peers =
         set_up_threads_and_peers(o.threads, o.peers);
     with_dtype(o.dtype, [&]<class T>() { bench<T>(o, peers); });
