@@ -28,6 +28,11 @@ struct GemmTuning {
   // but one with the A block in L3, a third with it in L2, blocking.cpp); at most the L1's ways
   // less one.
   int b_l1_ways = 0;
+  // Whether the kernels that stream an operand from memory once (GEMV, and the dot products of
+  // skinny x W^T) fetch their next columns or rows ahead in software: 1 they do, 2 they leave it
+  // to the hardware prefetchers (the model: they do where the probe measured at least 16
+  // page-strided streams kept fed, or measured none).
+  int stream_prefetch = 0;
 
   // Every field zero or in its range (depths 4 .. 65536, multiples of 4: packing transposes
   // 4 x 4 blocks).
@@ -37,7 +42,7 @@ struct GemmTuning {
     };
     return (a_level == 0 || a_level == 2 || a_level == 3) && depth_ok(slab_depth) &&
            depth_ok(skinny_depth) && tall_a_path >= 0 && tall_a_path <= 2 && b_l1_ways >= 0 &&
-           b_l1_ways <= 64;
+           b_l1_ways <= 64 && stream_prefetch >= 0 && stream_prefetch <= 2;
   }
   friend bool operator==(const GemmTuning&, const GemmTuning&) = default;
 };

@@ -313,9 +313,11 @@ void run(const GemmProblem<T>& p) {
   if (p.k * p.n * std::int64_t{sizeof(T)} <= caches.l1_bytes())
     options.narrow_columns = table.narrow_columns;
   options.fma_chains = table.fma_chains;
-  const bool prefetch_a =
-      kernels::streams_from_memory(p.m * p.k * std::int64_t{sizeof(T)}, caches);
-  const bool copy_ahead = p.a_rs == 1 && p.n <= kCopyAheadColumns && prefetch_a;
+  const std::int64_t a_bytes = p.m * p.k * std::int64_t{sizeof(T)};
+  const bool copy_ahead =
+      p.a_rs == 1 && p.n <= kCopyAheadColumns && kernels::streams_from_memory(a_bytes, caches);
+  const bool dot_fetches_ahead =
+      dot && kernels::fetches_ahead(a_bytes, caches, tuning.stream_prefetch);
   const kernels::VectorKernels<T>* vector = dot ? &kernels::vector_kernels<T>(isa) : nullptr;
 
   // A thread's workspace for `block` (none for the direct path with A and B in place, the usual
@@ -333,7 +335,7 @@ void run(const GemmProblem<T>& p) {
   };
   const auto path = [&](const GemmProblem<T>& block, std::byte* task_work) {
     if (dot) {
-      vector->dot(block, prefetch_a, reinterpret_cast<T*>(task_work));
+      vector->dot(block, dot_fetches_ahead, reinterpret_cast<T*>(task_work));
       apply_epilogue(block, isa);
     } else if (direct) {
       loops.direct(block, options, task_work);

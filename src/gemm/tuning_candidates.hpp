@@ -28,6 +28,9 @@ inline const std::vector<TuningField>& tuning_fields() {
       {"tall_a_path",
        {1, 2},
        [](GemmTuning& t, std::int64_t v) { t.tall_a_path = static_cast<int>(v); }},
+      {"stream_prefetch",
+       {1, 2},
+       [](GemmTuning& t, std::int64_t v) { t.stream_prefetch = static_cast<int>(v); }},
   };
   return fields;
 }

@@ -19,6 +19,9 @@ struct CacheModel {
   // Bytes of L2 and of L3 that streaming reads keep; operands larger than l3_streamed come from
   // DRAM. Without an L3 it is L2's figure.
   std::int64_t l2_streamed = 0, l3_streamed = 0;
+  // The page-strided read streams one core keeps fed (Machine::measured_page_streams; 0 where
+  // the probe has not measured them).
+  int page_streams = 0;
 
   std::int64_t l1_bytes() const { return l1_line * l1_sets * l1_ways; }
 
@@ -39,6 +42,19 @@ std::int64_t streamed_capacity(const CacheLevel& cache);
 // Measured (cache_model.cpp): the line lies at half the capacity.
 inline bool streams_from_memory(std::int64_t bytes, const CacheModel& caches) {
   return bytes > caches.l3_streamed / 2;
+}
+
+// Whether such a kernel fetches ahead in software: its next group of columns (GEMV's column
+// sweep, 8 at a time) or the next tile's rows (the dot kernel) are asked for while the current
+// ones stream in, so as many streams again are in flight. That pays on a core that keeps many
+// page-strided streams fed and costs on one that keeps few, where the hardware prefetchers
+// alone already fill what it has (cache_model.cpp). `stream_prefetch` is the tuned choice
+// (GemmTuning: 1 fetch ahead, 2 not, 0 this rule).
+inline constexpr int kFetchAheadStreams = 16;
+inline bool fetches_ahead(std::int64_t bytes, const CacheModel& caches, int stream_prefetch) {
+  if (!streams_from_memory(bytes, caches)) return false;
+  if (stream_prefetch != 0) return stream_prefetch == 1;
+  return caches.page_streams == 0 || caches.page_streams >= kFetchAheadStreams;
 }
 
 // The most lines of one L1 set that `columns` columns of an unpacked operand occupy at one depth

@@ -21,13 +21,13 @@ struct ColumnSweep {
   static constexpr int W = V::width;
 
   // y = alpha * A x + beta * y, A column-major: y is a sum of A's columns. Rows go in blocks
-  // whose partial sums t stay in L1 (sweep_rows in kernels/matrix_vector.cpp); across a
+  // whose partial sums t stay in cache (sweep_rows in kernels/matrix_vector.cpp); across a
   // block, kColumns columns at a time stream in (each a contiguous run of the block's rows) and
   // are added to t in column order, so every y element sees the same operations whatever the
-  // grouping and the split between threads. While a group streams in, each load also asks L2
-  // for the same rows of the next group's columns, so more lines are in flight than the
+  // grouping and the split between threads. While a group streams in, each load may also ask
+  // L2 for the same rows of the next group's columns, so more lines are in flight than the
   // hardware prefetchers keep on their own (as the dot kernel does with its next tile,
-  // kernels/dot.hpp). Measured, sgemv row-major A^T x at 4096 x 4096 and 16384 x 4096
+  // kernels/dot.hpp), on cores where that pays (fetches_ahead, kernels/cache_model.hpp). Measured, sgemv row-major A^T x at 4096 x 4096 and 16384 x 4096
   // (4096-row columns), 1 and 2 threads, against OpenBLAS in the same runs (Zen 4, 32 KiB L1):
   // an 8 KiB block (each column read as two halves at different times) 0.82-0.87x on 1 thread,
   // 16 KiB 0.96-1.04x; 4 columns a pass 0.87-0.95x, 8 columns 0.97-1.04x, 16 columns
@@ -72,9 +72,9 @@ struct ColumnSweep {
     }
   }
 
-  // row_block: rows per block, whose sums `t` (row_block elements) stay in L1 (sweep_rows in
-  // kernels/matrix_vector.cpp); prefetch: A streams from memory (streams_from_memory in
-  // kernels/cache_model.hpp).
+  // row_block: rows per block, whose sums `t` (row_block elements) stay in cache (sweep_rows in
+  // kernels/matrix_vector.cpp); prefetch: fetch the next group's columns ahead (fetches_ahead
+  // in kernels/cache_model.hpp).
   static void run(const GemvProblem<T>& p, std::int64_t row_block, bool prefetch, T* t) {
     for (std::int64_t i0 = 0; i0 < p.m; i0 += row_block) {
       const std::int64_t rows = std::min(row_block, p.m - i0);

@@ -71,8 +71,8 @@ struct Dot {
   // row-major x W^T, 1 thread (AVX-512, Zen 4): 28 GFLOP/s in place.
   // Then row tiles outer, so A is read once; column groups of MaxColumns, MaxColumns / 2, ... 1
   // inner, each rereading the tile's rows from L1 and its columns of B from L2.
-  // prefetch: A streams from memory (streams_from_memory in kernels/cache_model.hpp), so each
-  // tile fetches the next one's rows.
+  // prefetch: each tile fetches the next one's rows (A streams from memory and the core gains
+  // from it: fetches_ahead in kernels/cache_model.hpp).
   static void run(const GemmProblem<T>& p, bool prefetch, T* b) {
     const std::int64_t ldb = dot_column_stride(p.k, W);
     for (std::int64_t j = 0; j < p.n; ++j) std::copy_n(p.b + j * p.b_cs, p.k, b + j * ldb);

@@ -10,6 +10,7 @@
 #include "runtime/active_isa.hpp"
 #include "runtime/settings.hpp"
 #include "runtime/thread_pool.hpp"
+#include "runtime/tuning.hpp"
 #include "runtime/workspace.hpp"
 #include "simd/cache_line.hpp"
 
@@ -36,16 +37,18 @@ int thread_count(std::int64_t a_bytes) {
   return static_cast<int>(std::min<std::int64_t>(runtime::max_threads(), useful));
 }
 
-// Rows per block of the column sweep, at most: the block's partial sums take all but two ways of
-// L1, the other two holding the lines of A in flight (16 columns' worth, this group and the next
-// one fetched). Measured on the Xeon guest (48 KiB 12-way L1), dgemv row-major A^T x, 1 thread,
-// against BLIS in the same runs: 16384 x 4096 0.85-0.93x with half of L1 (3072 rows: each
-// 4096-row column read as two parts at different times), 0.96-0.98x with ten ways (5120).
+// Rows per block of the column sweep, at most: the block's partial sums fill half of L2, so
+// that each column streams in as one run (every run the sweep breaks a column into restarts the
+// hardware prefetchers' stream) while the sums, read and written once per group of 8 columns
+// (a quarter of A's traffic), come from L2 at several times the rate A comes from memory.
+// Measured, sgemv column-major A x, 1 thread, against BLIS in the same runs: on the Zen 3 host
+// (32 KiB L1, 512 KiB L2), 16384 x 4096 0.89-0.94x in blocks of 5472 rows (all but two ways of
+// L1, three runs a column), 0.95-0.99x as whole columns; on the Xeon guest (48 KiB 12-way L1),
+// dgemv 16384 x 4096 0.85-0.93x in blocks of 3072 rows, 0.96-0.98x in 5120; on Zen 4 8 KiB blocks
+// 0.82-0.87x, 16 KiB 0.96-1.04x (column_sweep.hpp).
 template <class T>
 std::int64_t sweep_rows(const CacheModel& caches) {
-  const std::int64_t ways = std::max<std::int64_t>(1, caches.l1_ways - 2);
-  return std::max<std::int64_t>(64, caches.l1_bytes() / caches.l1_ways * ways /
-                                        std::int64_t{sizeof(T)});
+  return std::max<std::int64_t>(64, caches.l2_streamed / 2 / std::int64_t{sizeof(T)});
 }
 
 // The rows of each block for columns `rows` long: as many blocks as sweep_rows needs, of equal
@@ -92,10 +95,12 @@ void matrix_vector(const GemvProblem<T>& p, std::int64_t incx, std::int64_t incy
     scale(y_size, p.beta, p.y, incy);  // A and x are not read
     return;
   }
-  const VectorKernels<T>& kernels = vector_kernels<T>(runtime::active_isa());
+  const Isa isa = runtime::active_isa();
+  const VectorKernels<T>& kernels = vector_kernels<T>(isa);
   const CacheModel& caches = CacheModel::current();
   const std::int64_t a_bytes = p.m * p.n * std::int64_t{sizeof(T)};
-  const bool prefetch = streams_from_memory(a_bytes, caches);
+  const bool prefetch =
+      fetches_ahead(a_bytes, caches, runtime::gemm_tuning(isa).stream_prefetch);
   const int threads = thread_count(a_bytes);
 
   // The workspace, before anything is written: strided x and y staged at unit stride (O(m + n)

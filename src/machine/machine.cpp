@@ -168,7 +168,8 @@ std::string tuning_text(const GemmTuning& t) {
   return "a_level " + field(t.a_level) + ", slab_depth " + field(t.slab_depth) +
          ", skinny_depth " + field(t.skinny_depth) + ", tall_a_path " +
          (t.tall_a_path == 0 ? "model" : t.tall_a_path == 1 ? "direct" : "packed") +
-         ", b_l1_ways " + field(t.b_l1_ways);
+         ", b_l1_ways " + field(t.b_l1_ways) + ", stream_prefetch " +
+         (t.stream_prefetch == 0 ? "model" : t.stream_prefetch == 1 ? "software" : "hardware");
 }
 
 std::string describe(const Machine& m) {

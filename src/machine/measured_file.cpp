@@ -158,6 +158,7 @@ void put_tuning(MeasuredValues& values, const std::string& isa, const GemmTuning
   put("skinny_depth", static_cast<double>(tuning.skinny_depth));
   put("tall_a_path", tuning.tall_a_path);
   put("b_l1_ways", tuning.b_l1_ways);
+  put("stream_prefetch", tuning.stream_prefetch);
 }
 
 GemmTuning tuning_of(const MeasuredValues& values, const std::string& isa) {
@@ -171,6 +172,7 @@ GemmTuning tuning_of(const MeasuredValues& values, const std::string& isa) {
   t.skinny_depth = static_cast<std::int64_t>(get("skinny_depth"));
   t.tall_a_path = static_cast<int>(get("tall_a_path"));
   t.b_l1_ways = static_cast<int>(get("b_l1_ways"));
+  t.stream_prefetch = static_cast<int>(get("stream_prefetch"));
   return t;
 }
 

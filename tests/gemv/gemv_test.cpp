@@ -58,12 +58,11 @@ TYPED_TEST(GemvTest, SmallSizes) {
     for (std::int64_t n : sizes) this->check_all_layouts(m, n, TypeParam(1), TypeParam(0.5));
 }
 
-// Around this machine's largest column-sweep row block (partial sums in all but two ways of L1,
+// Around this machine's largest column-sweep row block (partial sums in half of L2,
 // kernels/matrix_vector.cpp) and past two of them, where the blocks are balanced.
 TYPED_TEST(GemvTest, RowBlockEdges) {
   const kernels::CacheModel& caches = kernels::CacheModel::current();
-  const std::int64_t block =
-      caches.l1_bytes() / caches.l1_ways * (caches.l1_ways - 2) / std::int64_t{sizeof(TypeParam)};
+  const std::int64_t block = caches.l2_streamed / 2 / std::int64_t{sizeof(TypeParam)};
   for (std::int64_t m : {block - 1, block, block + 1, 2 * block + 5})
     for (std::int64_t n : {1, 9}) {
       this->check_all_layouts(m, n, TypeParam(1), TypeParam(0));

@@ -39,6 +39,7 @@ std::vector<Shape> shapes_for(const std::string& field) {
   if (field == "a_level") return {{1536, 1536, 1536}};
   if (field == "slab_depth") return {{128, 4096, 4096}, {512, 512, 512}};
   if (field == "skinny_depth") return {{8, 4096, 4096}, {16, 4096, 4096}};
+  if (field == "stream_prefetch") return {{1, 4096, 4096}, {4096, 1, 4096}};  // GEMV both ways
   return {{128, 4096, 4096}, {32, 4096, 4096}};  // tall_a_path
 }
 
