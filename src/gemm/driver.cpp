@@ -27,8 +27,12 @@ namespace {
 // A dimension this small (e.g. LLM decoding, M = 1..32) makes packing the other operand a pure
 // overhead: it would be read once either way.
 constexpr std::int64_t kSkinny = 32;
-// The widest B against which an A larger than L2 keeps the direct path (see run()).
+// The widest B against which an A larger than L2 keeps the direct path (see run()): 24 columns
+// where its page-strided slices may run kDeepSkinnySlices deep or deeper, 12 where the memory
+// system keeps fewer streams fed and the slices are shallower.
 constexpr std::int64_t kDirectTallWidth = 24;
+constexpr std::int64_t kShallowDirectTallWidth = 12;
+constexpr std::int64_t kDeepSkinnySlices = 32;
 // The widest B against which the packed path, with a column-contiguous A streaming from memory,
 // copies each A block while the tiles of the block before it run (Loops::packed, copy_ahead).
 // Packing such an A, 2 n FLOP per element against B's n columns, takes (bytes of A / DRAM read
@@ -285,8 +289,18 @@ void run(const GemmProblem<T>& p) {
   //    225, dgemm 43 / 75 / 79 against 46 / 68 / 106.
   //  - 1 thread: within 5% of each other at M = 8 to 24 on both paths, f32 and f64; at 32 the
   //    packed path 1.14x (AVX-512 sgemm) and 1.20x (dgemm), level on AVX2.
-  // So the direct path up to kDirectTallWidth columns, the packed path past it.
-  const bool tall_a_packed = tuning.tall_a_path != 1 && p.m > kSkinny && p.n > kDirectTallWidth &&
+  // So the direct path up to kDirectTallWidth columns, the packed path past it. That holds where
+  // the skinny slices run deep (the Xeon's probe: 32 page-strided streams, so 32 deep). Where the
+  // memory system keeps fewer streams fed, each shallow slice reloads and stores the tiles of C
+  // for a few steps of FMAs, and the packed path wins from narrower B: on the Zen 3 host (probe:
+  // 8 streams, slices 8 deep), M x 4096 x 4096 row-major, packed over direct, alternated, M = 8
+  // / 12 / 16 / 24: sgemm 1 thread 0.96 / - / 2.1 / 2.5, 2 threads 0.97 / 0.75 / 1.9 / 2.2;
+  // dgemm 1 thread 1.06 / 1.91 / 1.83 / 2.18, 2 threads 0.96 / 0.75 / 1.59 / 1.88.
+  const std::int64_t skinny_depth =
+      tuning.skinny_depth > 0 ? tuning.skinny_depth : table.skinny_depth;
+  const std::int64_t direct_tall_width =
+      skinny_depth >= kDeepSkinnySlices ? kDirectTallWidth : kShallowDirectTallWidth;
+  const bool tall_a_packed = tuning.tall_a_path != 1 && p.m > kSkinny && p.n > direct_tall_width &&
                              p.m * p.k * std::int64_t{sizeof(T)} > caches.l2_streamed;
   const bool direct = (b_in_l2 || b_slice_in_l2 || p.m <= kSkinny) && !tall_a_packed;
   DirectOptions options;
@@ -297,10 +311,7 @@ void run(const GemmProblem<T>& p) {
   // 384^3 sgemm (A in L2) ran 1-3% slower at a 256 cap (Zen 4), so they keep the slice depth.
   const bool a_column_per_page =
       p.n <= kSkinny && p.a_rs == 1 && p.a_cs * std::int64_t{sizeof(T)} >= kPageBytes;
-  options.depth =
-      a_column_per_page
-          ? std::min(slice_kc, tuning.skinny_depth > 0 ? tuning.skinny_depth : table.skinny_depth)
-          : slice_kc;
+  options.depth = a_column_per_page ? std::min(slice_kc, skinny_depth) : slice_kc;
   // Packed only where two or more column strips reread the slab: the copy costs more than one
   // reread from L2. Measured on the 2-vCPU Xeon guest, sgemm M x 1024 x 1024 row-major on 1
   // thread, M = 13 / 16 / 20 / 24 (two strips), GFLOP/s: AVX-512 82 / 99 / 101 / 113 with the
