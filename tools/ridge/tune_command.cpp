@@ -97,7 +97,7 @@ GemmTuning tune(Isa isa, const TuneOptions& o) {
       o.quick ? std::vector<std::string>{"f32"} : std::vector<std::string>{"f32", "f64"};
 
   GemmTuning best;
-  std::printf("%-13s %s\n", "field", "candidate: rate over the model's (geometric mean)");
+  std::printf("%-15s %s\n", "field", "candidate: rate over the model's (geometric mean)");
   for (const gemm_detail::TuningField& field : gemm_detail::tuning_fields()) {
     std::vector<std::int64_t> values = {0};
     values.insert(values.end(), field.candidates.begin(), field.candidates.end());
@@ -115,7 +115,7 @@ GemmTuning tune(Isa isa, const TuneOptions& o) {
         }
     }
     std::size_t winner = 0;
-    std::printf("%-13s", field.name);
+    std::printf("%-15s", field.name);
     for (std::size_t i = 0; i < values.size(); ++i) {
       const double score = std::exp(sum[i] / samples);
       std::printf("  %s %.3f", i == 0 ? "model" : std::to_string(values[i]).c_str(), score);
