@@ -329,6 +329,7 @@ void run(const GemmProblem<T>& p) {
       p.a_rs == 1 && p.n <= kCopyAheadColumns && kernels::streams_from_memory(a_bytes, caches);
   const bool dot_fetches_ahead =
       dot && kernels::fetches_ahead(a_bytes, caches, tuning.stream_prefetch);
+  const PackedOptions packed_options{copy_ahead, table.fma_chains};
   const kernels::VectorKernels<T>* vector = dot ? &kernels::vector_kernels<T>(isa) : nullptr;
 
   // A thread's workspace for `block` (none for the direct path with A and B in place, the usual
@@ -351,7 +352,7 @@ void run(const GemmProblem<T>& p) {
     } else if (direct) {
       loops.direct(block, options, task_work);
     } else {
-      loops.packed(block, blocks, copy_ahead, task_work);
+      loops.packed(block, blocks, packed_options, task_work);
     }
   };
   const int threads = thread_count(fma);

@@ -33,6 +33,16 @@ struct DirectOptions {
   bool packs_a(const kernels::GemmProblem<T>& p) const { return pack_a || p.a_rs != 1; }
 };
 
+// How the packed path runs a problem.
+struct PackedOptions {
+  // Each A block is packed while the block before it is multiplied (only where A is
+  // column-contiguous, a_rs == 1; meant for one that streams from memory).
+  bool copy_ahead = false;
+  // As DirectOptions::fma_chains: a block's last column strip with fewer accumulators shares the
+  // columns with the one before (Loops::packed). 0: the strips stay NR wide.
+  int fma_chains = 0;
+};
+
 // One call's workspace for a path: two parts, each on its own pages.
 template <class T>
 struct WorkspaceParts {
@@ -110,10 +120,8 @@ struct GemmKernels {
   // The narrow tiles' columns (DirectOptions::narrow_columns) for 1, 2, ... FMA pipes; nr: none.
   int narrow_columns[kernels::kMaxFmaPipes] = {};
   // The five-loop algorithm with packed A and B, on the calling thread; `work` holds
-  // packed_workspace(m, n, k, blocks, mr, nr, copy_ahead).bytes(). copy_ahead (only where A is
-  // column-contiguous, a_rs == 1; meant for one that streams from memory): each A block is
-  // packed while the block before it is multiplied.
-  void (*packed)(const GemmProblem<T>&, const BlockSizes&, bool copy_ahead,
+  // packed_workspace(m, n, k, blocks, mr, nr, options.copy_ahead).bytes().
+  void (*packed)(const GemmProblem<T>&, const BlockSizes&, const PackedOptions& options,
                  std::byte* work) = nullptr;
   // The same micro-kernel with A read in place when it is column-contiguous (else packed one
   // MR-row slab at a time) and B in place unless options.pack_b, options.depth of the depth at a

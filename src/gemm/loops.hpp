@@ -142,11 +142,22 @@ struct Loops {
     return {};
   }
 
-  // copy_ahead (only for a column-contiguous A, which PackAInSteps reads a column at a time):
-  // each block's tiles copy the next block into the second of two buffers as they run, so that
-  // reading A overlaps the products (packed_plan makes the blocks smaller to make room).
-  static void packed(const GemmProblem<T>& p, const BlockSizes& model, bool copy_ahead,
-                     std::byte* work) {
+  // options.copy_ahead (only for a column-contiguous A, which PackAInSteps reads a column at a
+  // time): each block's tiles copy the next block into the second of two buffers as they run, so
+  // that reading A overlaps the products (packed_plan makes the blocks smaller to make room).
+  //
+  // The column strips of a block are NR wide but for its last two, evened as in the direct path
+  // (strip_columns), each packed as a micro-panel of its own: B's packed panels stay
+  // ceil(nc / NR). Every strip rereads the whole A block, and a last strip of one or two columns
+  // on the AVX2 tiles (6 wide) has too few accumulators to keep the FMA units busy while it does.
+  // Measured on the Zen 3 host (AVX2, two pipes: strips of 6 + 2 become 4 + 4), M x 4096 x 4096
+  // row-major on 1 thread against NR-wide strips, alternated, three runs: sgemm M = 20 1.02-1.03x,
+  // 32 1.00-1.03x (dgemm 1.03x, 1.02x); 2 threads and the shapes without such a strip (128 x 4096
+  // x 4096, 512^3, 1000^3) within 1-2% either way.
+  static void packed(const GemmProblem<T>& p, const BlockSizes& model,
+                     const PackedOptions& options, std::byte* work) {
+    const bool copy_ahead = options.copy_ahead;
+    const int least_columns = strip_least_columns(options.fma_chains, false);
     const PackedPlan plan = packed_plan(p.k, model, MR, NR, copy_ahead);
     const std::int64_t depth = plan.depth;
     const BlockSizes& bs = plan.blocks;
@@ -165,8 +176,14 @@ struct Loops {
         const std::int64_t kc = std::min(depth, p.k - pc);
         const T beta = pc == 0 ? p.beta : T(1);
         const kernels::Epilogue* epilogue = pc + kc == p.k ? p.epilogue : nullptr;
-        kernels::pack_b<V, NR>(kc, nc, p.b + pc * p.b_rs + jc * p.b_cs, p.b_rs, p.b_cs,
-                               b_packed);
+        std::int64_t full_strips = 0;
+        int n = 0;
+        for (std::int64_t jr = 0, panel = 0; jr < nc; jr += n, ++panel) {
+          n = strip_columns(nc - jr, least_columns);
+          full_strips += n == NR;
+          kernels::pack_b<V, NR>(kc, n, p.b + pc * p.b_rs + (jc + jr) * p.b_cs, p.b_rs, p.b_cs,
+                                 b_packed + panel * kc * NR);
+        }
         // Loop 3: MC rows at a time; the packed A block [mc/MR][kc][MR] lives in L2 or L3.
         for (std::int64_t ic = 0; ic < p.m; ic += bs.mc) {
           const std::int64_t mc = std::min(bs.mc, p.m - ic);
@@ -181,17 +198,17 @@ struct Loops {
           if (next.exists) {
             copy = PackANext(std::min(bs.mc, p.m - next.ic), std::min(depth, p.k - next.pc),
                              p.a + next.ic + next.pc * p.a_cs, p.a_cs, a_buffers[current ^ 1]);
-            const std::int64_t tiles = nc / NR * ((mc + MR - 1) / MR);
+            const std::int64_t tiles = full_strips * ((mc + MR - 1) / MR);
             per_tile = tiles > 0 ? (copy.left + tiles - 1) / tiles : 0;
           }
           // Loop 2: one NR-column micro-panel of B, reused from L1 by every tile below.
-          for (std::int64_t jr = 0; jr < nc; jr += NR) {
-            const int n = static_cast<int>(std::min<std::int64_t>(NR, nc - jr));
+          for (std::int64_t jr = 0, panel = 0; jr < nc; jr += n, ++panel) {
+            n = strip_columns(nc - jr, least_columns);
             // Loop 1: MR-row micro-panels of A streaming from L2/L3.
             for (std::int64_t ir = 0; ir < mc; ir += MR) {
               const int m = static_cast<int>(std::min<std::int64_t>(MR, mc - ir));
               const TileC c{p.c + (ic + ir) + (jc + jr) * p.ldc, p.ldc, m, n, p.alpha, beta};
-              const PackedB b{b_packed + jr * kc};
+              const PackedB b{b_packed + panel * kc * NR};
               if (n < NR) {
                 (uses_one_vector(m) ? kStrips<1, NR, PackedB> : kStrips<MV, NR, PackedB>)[n - 1](
                     kc, PanelA{a_packed + ir * kc, MR, true, 0}, b, c);

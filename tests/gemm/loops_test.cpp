@@ -107,16 +107,20 @@ void sweep_packed(Isa isa) {
             for (bool copy_ahead : {false, true}) {
               if (m < 1 || n < 1) continue;
               if (copy_ahead && la != Layout::col_major) continue;  // a column-contiguous A only
+              // Strips NR wide, or the last two evened (from 2 FMA chains up to 2 NR).
+              const int fma_chains = (index % 3) * (index % 5);
               const auto [alpha, beta] = alpha_beta<T>(index++);
               Operands<T> x(m, n, k, la, lb, static_cast<unsigned>(index));
               const Reference<T> want =
                   reference_gemm(alpha, x.a, Transpose::none, x.b, Transpose::none, beta, x.c);
               std::vector<std::byte> work(
                   gemm_detail::packed_workspace<T>(m, n, k, small, mr, nr, copy_ahead).bytes());
-              kernels.packed(x.problem(alpha, beta), small, copy_ahead, work.data());
+              kernels.packed(x.problem(alpha, beta), small, {copy_ahead, fma_chains},
+                             work.data());
               ASSERT_EQ(compare(x.c, want), "")
                   << m << "x" << n << "x" << k << ", A " << layout_name(la) << ", B "
-                  << layout_name(lb) << ", copy ahead " << copy_ahead;
+                  << layout_name(lb) << ", copy ahead " << copy_ahead << ", FMA chains "
+                  << fma_chains;
             }
 }
 
