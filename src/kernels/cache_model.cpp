@@ -52,11 +52,10 @@ const CacheModel& CacheModel::current() {
 // column-major A x, 1 thread, the column sweep with and without fetching the next 8 columns,
 // alternated with BLIS, GB/s: Zen 4 1.03-1.20x faster with (column_sweep.hpp); the Xeon guest
 // (probe: 32 page-strided streams; dgemv row-major A^T x, 16384 x 4096) 0.91-0.95 of BLIS with,
-// 0.89-0.91 without; the Zen 3 host (probe:
-// 8 streams) 16.3-16.8 with, 25.7-26.3 without (BLIS 24.2-24.5), and still 18 against 19-22 with
-// the columns 16 and 64 bytes past a page apart, so not their sharing an L1 set. The dot kernel
-// there (3 rows, A^T x at 4096 x 4096 and 16384 x 4096): 0.87 / 0.97 of BLIS with, 0.95 / 1.00
-// without.
+// 0.89-0.91 without; the Zen 3 host (probe: 8 streams) 16.3-16.8 with, 25.7-26.3 without (BLIS
+// 24.2-24.5), and still 18 against 19-22 with the columns 16 and 64 bytes past a page apart, so
+// not their sharing an L1 set. The dot kernel there (3 rows, row-major A x at 4096 x 4096 and
+// 16384 x 4096): 0.87 / 0.97 of BLIS with, 0.95 / 1.00 without.
 
 std::int64_t l1_lines_per_set(std::int64_t stride_bytes, std::int64_t columns,
                               const CacheModel& caches) {

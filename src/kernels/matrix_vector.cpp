@@ -38,9 +38,9 @@ int thread_count(std::int64_t a_bytes) {
 }
 
 // Rows per block of the column sweep, at most: the block's partial sums fill half of L2, so
-// that each column streams in as one run (every run the sweep breaks a column into restarts the
-// hardware prefetchers' stream) while the sums, read and written once per group of 8 columns
-// (a quarter of A's traffic), come from L2 at several times the rate A comes from memory.
+// that each column streams in as one run (each further part of a column starts the hardware
+// prefetchers' stream anew) while the sums, read and written once per group of 8 columns (a
+// quarter of A's traffic), come from L2 at several times the rate A comes from memory.
 // Measured, sgemv column-major A x, 1 thread, against BLIS in the same runs: on the Zen 3 host
 // (32 KiB L1, 512 KiB L2), 16384 x 4096 0.89-0.94x in blocks of 5472 rows (all but two ways of
 // L1, three runs a column), 0.95-0.99x as whole columns; on the Xeon guest (48 KiB 12-way L1),
