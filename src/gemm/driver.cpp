@@ -365,7 +365,7 @@ void run(const GemmProblem<T>& p) {
   const std::size_t bytes =
       task_bytes(p.block(0, std::min(g.rows, p.m), 0, std::min(g.cols, p.n)));
   std::byte* work = reserve(g.tm * g.tn * bytes);
-  runtime::parallel_run(g.tm * g.tn, [&](int task) {
+  runtime::parallel_run_independent(g.tm * g.tn, [&](int task) {
     const std::int64_t row0 = (task / g.tn) * g.rows;
     const std::int64_t col0 = (task % g.tn) * g.cols;
     if (row0 >= p.m || col0 >= p.n) return;

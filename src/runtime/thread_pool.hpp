@@ -17,6 +17,13 @@ namespace ridge::runtime {
 // starts with a fresh, empty pool.
 void parallel_run(int count, const std::function<void(int task)>& task);
 
+// As parallel_run, for tasks that never wait for one another: once the caller is done with task
+// 0 it takes, one at a time, the tasks no worker has started yet. A worker the OS has not put on
+// a CPU (another process, another library's threads spinning there) then delays the call by at
+// most the tasks the caller could not take from it, and a call runs no slower than on one
+// thread by more than the hand-off.
+void parallel_run_independent(int count, const std::function<void(int task)>& task);
+
 // True while the current thread is running a pool task (used to avoid nested parallelism).
 bool inside_pool_task();
 

@@ -5,6 +5,7 @@
 #include <set>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 #include "ridge/isa.hpp"
 #include "runtime/settings.hpp"
@@ -94,6 +95,46 @@ TEST(ThreadPool, TaskExceptionsReachTheCaller) {
   std::atomic<int> ran{0};
   runtime::parallel_run(2, [&](int) { ran++; });
   EXPECT_EQ(ran.load(), 2);
+}
+
+// Independent tasks: each runs exactly once, on whichever thread claims it, task 0 on the
+// caller; jobs of both kinds in a row never run a task of one job in another (a late worker
+// claims only its own job's tasks).
+TEST(ThreadPool, IndependentTasksRunOnceEach) {
+  for (int count : {1, 2, 3, 5}) {
+    for (int job = 0; job < 500; ++job) {
+      std::vector<std::atomic<int>> runs(count);
+      std::thread::id first;
+      const auto task = [&](int t) {
+        if (t == 0) first = std::this_thread::get_id();
+        runs[t]++;
+      };
+      if (job % 2 == 0) {
+        runtime::parallel_run_independent(count, task);
+      } else {
+        runtime::parallel_run(count, task);
+      }
+      for (int t = 0; t < count; ++t)
+        ASSERT_EQ(runs[t].load(), 1) << count << " tasks, job " << job;
+      ASSERT_EQ(first, std::this_thread::get_id());
+    }
+  }
+}
+
+// An independent task's exception reaches the caller whichever thread ran it, and every other
+// task still runs.
+TEST(ThreadPool, IndependentTaskExceptionsReachTheCaller) {
+  for (int thrower : {0, 1, 2}) {
+    std::atomic<int> finished{0};
+    EXPECT_THROW(runtime::parallel_run_independent(3,
+                                                   [&](int task) {
+                                                     if (task == thrower)
+                                                       throw std::runtime_error("task");
+                                                     finished++;
+                                                   }),
+                 std::runtime_error);
+    EXPECT_EQ(finished.load(), 2);
+  }
 }
 
 TEST(Settings, ParsesThreadCounts) {
