@@ -228,26 +228,25 @@ Pool& pool() {
   return *p;
 }
 
+void run_tasks(int count, const std::function<void(int)>& task, bool shared) {
+  if (count <= 0) return;
+  if (count == 1 || tls_inside_task) {
+    Pool::run_inline(count, task);
+    return;
+  }
+  pool().run(count, task, shared);
+}
+
 }  // namespace
 
 bool inside_pool_task() { return tls_inside_task; }
 
 void parallel_run(int count, const std::function<void(int)>& task) {
-  if (count <= 0) return;
-  if (count == 1 || tls_inside_task) {
-    Pool::run_inline(count, task);
-    return;
-  }
-  pool().run(count, task, false);
+  run_tasks(count, task, false);
 }
 
 void parallel_run_independent(int count, const std::function<void(int)>& task) {
-  if (count <= 0) return;
-  if (count == 1 || tls_inside_task) {
-    Pool::run_inline(count, task);
-    return;
-  }
-  pool().run(count, task, true);
+  run_tasks(count, task, true);
 }
 
 }  // namespace ridge::runtime

@@ -7,19 +7,11 @@
 #include <vector>
 
 #include "ridge/ridge.hpp"
+#include "support/invalid_argument.hpp"
 #include "support/isa_paths.hpp"
 
 namespace ridge::test {
 namespace {
-
-std::string error_of(const std::function<void()>& call) {
-  try {
-    call();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
-}
 
 TEST(GemmApi, RejectsBadArgumentsNamingThem) {
   std::vector<float> a(12, 1.0f), b(12, 1.0f), c(9, 7.0f);

@@ -16,6 +16,7 @@
 #include "gemm/reference.hpp"
 #include "kernels/epilogue_kernels.hpp"
 #include "ridge/ridge.hpp"
+#include "support/invalid_argument.hpp"
 
 namespace ridge::test {
 namespace {
@@ -179,15 +180,6 @@ TEST(GemmEpilogue, BiasAndReluOnAnExactProduct) {
       EXPECT_EQ(c[i * n + j], v > 0 ? v : 0.0f) << i << ", " << j;
     }
   }
-}
-
-std::string error_of(const std::function<void()>& call) {
-  try {
-    call();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
 }
 
 TEST(GemmEpilogue, RejectsBadOperationsLeavingCUntouched) {
