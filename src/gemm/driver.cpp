@@ -325,6 +325,7 @@ void run(const GemmProblem<T>& p) {
     options.narrow_columns = table.narrow_columns;
   options.fma_chains = table.fma_chains;
   const std::int64_t a_bytes = p.m * p.k * std::int64_t{sizeof(T)};
+  options.line_aligned_tiles = kernels::streams_from_memory(a_bytes, caches);
   const bool copy_ahead =
       p.a_rs == 1 && p.n <= kCopyAheadColumns && kernels::streams_from_memory(a_bytes, caches);
   const bool dot_fetches_ahead =

@@ -3,16 +3,18 @@
 // vectors of rows, 1..NR columns, B packed and in place), the narrow tiles, the even last strips
 // of a row, A read in place and packed slab by slab, several depth slices, and the packed path
 // across every block boundary, each A block packed before its tiles or copied by the tiles of
-// the block before (copy_ahead).
+// the block before (copy_ahead), and the direct path's tiles aligned to A's lines.
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "gemm/dispatch.hpp"
 #include "gemm/reference.hpp"
+#include "simd/cache_line.hpp"
 #include "support/alpha_beta.hpp"
 #include "support/isa_paths.hpp"
 
@@ -124,6 +126,43 @@ void sweep_packed(Isa isa) {
             }
 }
 
+// The direct path with line_aligned_tiles on a column-major A whose columns share one line
+// offset: every start within a line, rows around the short first tile and the full ones after.
+template <class T>
+void sweep_line_aligned(Isa isa) {
+  const GemmKernels<T>& kernels = gemm_detail::gemm_kernels<T>(isa).kernels;
+  const int mr = kernels.mr, nr = kernels.nr;
+  constexpr int kLine = simd::kLineElements<T>;
+  int index = 0;
+  for (int offset = 0; offset < kLine; ++offset)
+    for (int m : {1, kLine - 1, mr - 1, mr + 1, 3 * mr + 5})
+      for (int n : {1, 3, nr + 1}) {
+        const std::int64_t k = 9;
+        const std::int64_t ld = (m + kLine - 1) / kLine * kLine + kLine;
+        Operands<T> x(m, n, k, Layout::col_major, Layout::col_major, static_cast<unsigned>(index));
+        // A again, `offset` elements past a line, lines apart column to column.
+        std::vector<T> storage(static_cast<std::size_t>(ld * k + 2 * kLine));
+        T* a = storage.data();
+        while (reinterpret_cast<std::uintptr_t>(a) % simd::kLineBytes != 0) ++a;
+        a += offset;
+        for (std::int64_t j = 0; j < k; ++j)
+          for (std::int64_t i = 0; i < m; ++i) a[i + j * ld] = x.a.at(i, j);
+        const auto [alpha, beta] = alpha_beta<T>(index++);
+        const Reference<T> want =
+            reference_gemm(alpha, x.a, Transpose::none, x.b, Transpose::none, beta, x.c);
+        kernels::GemmProblem<T> p = x.problem(alpha, beta);
+        p.a = a;
+        p.a_cs = ld;
+        DirectOptions options;
+        options.depth = 4;
+        options.line_aligned_tiles = true;
+        options.fma_chains = 8;
+        kernels.direct(p, options, nullptr);
+        ASSERT_EQ(compare(x.c, want), "")
+            << m << "x" << n << "x" << k << ", A " << offset << " elements past a line";
+      }
+}
+
 class GemmLoops : public ::testing::TestWithParam<Isa> {};
 
 TEST_P(GemmLoops, DirectPathRunsEveryTileShape) {
@@ -136,6 +175,12 @@ TEST_P(GemmLoops, PackedPathCrossesEveryBlockBoundary) {
   RIDGE_SKIP_UNLESS_SUPPORTED(GetParam());
   sweep_packed<float>(GetParam());
   sweep_packed<double>(GetParam());
+}
+
+TEST_P(GemmLoops, DirectPathAlignsTilesToLines) {
+  RIDGE_SKIP_UNLESS_SUPPORTED(GetParam());
+  sweep_line_aligned<float>(GetParam());
+  sweep_line_aligned<double>(GetParam());
 }
 
 INSTANTIATE_TEST_SUITE_P(Isa, GemmLoops, ::testing::ValuesIn(kAllIsas), isa_test_name);
