@@ -72,6 +72,25 @@ std::int64_t direct_depth(std::int64_t n) {
   return n <= kStreamBoundWidth ? kStreamBoundDepth : kDirectDepthPerColumn * n;
 }
 
+// The deepest slice of a skinny product whose A lies a page per column, n columns wide, where
+// the probe measured `streams` page-strided streams kept fed (TypedKernels::skinny_depth). The
+// probe reads its streams as fast as memory allows; a tile of n columns spends n / 2 times as
+// long on each line as a stream-bound one (kStreamBoundWidth), so as many times more streams
+// keep up with it, and the deeper slice reloads C less often. Up to kSkinnySliceCeiling, past
+// which no host gained. Measured on the Zen 3 host (probe: 8 streams at 30 GB/s, 16 at 20, 32
+// at 17, 15 from 40 to 256), M x 4096 x 4096 row-major, GFLOP/s at depth 8 / 16 / 32 / 64:
+//   sgemm, 1 thread:  M = 4 28 / 27 / 23 / 25,   M = 8 27 / 30 / 34 / 37,  M = 12 31 / 37 / 43 / 40
+//   dgemm, 1 thread:  M = 4 12 / 14 / 12 / 11,   M = 8 13 / 15 / 16 / 15,  M = 12 15 / 18 / 19 / 19
+//   sgemm, 2 threads: M = 4 50 / 56 / 49 / 43,   M = 8 53 / 60 / 68 / 74,  M = 12 64 / 74 / 78 / 72
+//   dgemm, 2 threads: M = 4 24 / 24 / 22 / 19,   M = 8 27 / 29 / 30 / 29,  M = 12 33 / 37 / 41 / 35
+// and the Xeon guest (32 streams, then a cliff: 10 GB/s at 64) ran M = 8 at depth 64 at half
+// its rate at 24 or 32.
+constexpr std::int64_t kSkinnySliceCeiling = 32;
+std::int64_t skinny_slice_depth(std::int64_t streams, std::int64_t n) {
+  return std::min(streams * std::max<std::int64_t>(1, n / kStreamBoundWidth),
+                  std::max(streams, kSkinnySliceCeiling));
+}
+
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 // The epilogue, if any, over C's block of p: for the paths whose kernels do not apply it
@@ -296,10 +315,10 @@ void run(const GemmProblem<T>& p) {
   // 8 streams, slices 8 deep), M x 4096 x 4096 row-major, packed over direct, alternated, M = 8
   // / 12 / 16 / 24: sgemm 1 thread 0.96 / - / 2.1 / 2.5, 2 threads 0.97 / 0.75 / 1.9 / 2.2;
   // dgemm 1 thread 1.06 / 1.91 / 1.83 / 2.18, 2 threads 0.96 / 0.75 / 1.59 / 1.88.
-  const std::int64_t skinny_depth =
+  const std::int64_t page_streams =
       tuning.skinny_depth > 0 ? tuning.skinny_depth : table.skinny_depth;
   const std::int64_t direct_tall_width =
-      skinny_depth >= kDeepSkinnySlices ? kDirectTallWidth : kShallowDirectTallWidth;
+      page_streams >= kDeepSkinnySlices ? kDirectTallWidth : kShallowDirectTallWidth;
   const bool tall_a_packed = tuning.tall_a_path != 1 && p.m > kSkinny && p.n > direct_tall_width &&
                              p.m * p.k * std::int64_t{sizeof(T)} > caches.l2_streamed;
   const bool direct = (b_in_l2 || b_slice_in_l2 || p.m <= kSkinny) && !tall_a_packed;
@@ -311,6 +330,8 @@ void run(const GemmProblem<T>& p) {
   // 384^3 sgemm (A in L2) ran 1-3% slower at a 256 cap (Zen 4), so they keep the slice depth.
   const bool a_column_per_page =
       p.n <= kSkinny && p.a_rs == 1 && p.a_cs * std::int64_t{sizeof(T)} >= kPageBytes;
+  const std::int64_t skinny_depth =
+      tuning.skinny_depth > 0 ? tuning.skinny_depth : skinny_slice_depth(page_streams, p.n);
   options.depth = a_column_per_page ? std::min(slice_kc, skinny_depth) : slice_kc;
   // Packed only where two or more column strips reread the slab: the copy costs more than one
   // reread from L2. Measured on the 2-vCPU Xeon guest, sgemm M x 1024 x 1024 row-major on 1
