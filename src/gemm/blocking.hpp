@@ -17,6 +17,7 @@ struct BlockSizes {
   std::int64_t direct_b = 0;  // elements of an unpacked B that stay in L2 (direct path limit)
   std::int64_t slab_depth = 0;  // the direct path's deepest slice
   int a_level = 3;              // where the A block is kept: 2 or 3 (blocking.cpp, a_lives_in_l3)
+  std::int64_t l2_elements = 0;  // elements of L2 a stream of reads keeps (0: unknown)
 };
 
 // Block sizes for an MR x NR micro-kernel on elements of `element_bytes`, from the machine's

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "gemm/dispatch.hpp"
+#include "gemm/kernel_set.hpp"
 #include "kernels/cache_model.hpp"
 #include "kernels/tile_shapes.hpp"
 
@@ -182,6 +183,30 @@ TEST(Blocking, SkinnyDepthFollowsTheMeasuredPageStreams) {
   EXPECT_EQ(gemm_detail::skinny_depth(m), 48);  // whole 4-deep steps
   m.measured_page_streams = 2;
   EXPECT_EQ(gemm_detail::skinny_depth(m), 4);
+}
+
+// Copying ahead, the packed path's two A blocks have an eighth of the model's rows at their depth,
+// and together take at most half of L2.
+TEST(Blocking, CopiedAheadBlocksKeepToHalfOfL2) {
+  // A in L3 (KC = 1192, MC = 384), copied 188 deep: an eighth is 304 rows, two blocks 447 KiB.
+  for (const std::int64_t l2 : {std::int64_t{512} << 10, std::int64_t{2} << 20}) {
+    const Machine m = machine_with(32 << 10, 8, l2, 8, 8 << 20, 16, 2);
+    const gemm_detail::BlockSizes model =
+        gemm_detail::derive_block_sizes(m, 16, 6, 4, {.a_level = 3});
+    EXPECT_EQ(model.l2_elements, l2 / 4);
+    const gemm_detail::PackedPlan plan = gemm_detail::packed_plan(4096, model, 16, 6, true);
+    const gemm_detail::BlockSizes eighth = gemm_detail::blocks_at_depth(model, plan.depth, 16, 6);
+    EXPECT_LE(plan.depth, gemm_detail::kCopyAheadDepth);
+    EXPECT_EQ(plan.blocks.mc % 16, 0);
+    EXPECT_LE(plan.blocks.mc, eighth.mc / gemm_detail::kCopyAheadRowShare);
+    EXPECT_LE(2 * plan.blocks.mc * plan.depth, model.l2_elements / 2);
+    // 512 KiB: half of it holds 174 rows (160 in whole tiles); 2 MiB: the eighth.
+    EXPECT_EQ(plan.blocks.mc, l2 == 512 << 10 ? 160 : 304);
+    // Without copying ahead, the model's blocks at that depth.
+    EXPECT_EQ(gemm_detail::packed_plan(4096, model, 16, 6, false).blocks.mc,
+              gemm_detail::blocks_at_depth(model, gemm_detail::packed_depth(4096, model), 16, 6)
+                  .mc);
+  }
 }
 
 TEST(Blocking, MissingCachesStillGiveUsableBlocks) {
