@@ -41,8 +41,10 @@ int fma_pipes(const Machine& machine, Isa isa) {
 
 // A skinny product's tile (N <= 32, LLM decoding) reads A in place one column per depth step: a
 // stream each, a page apart once the columns are. Past the number of such streams the memory
-// system keeps fed the rate collapses (a cliff, not a slope), so the slices go no deeper than the
-// probe measured (Machine::measured_page_streams), in whole 4-deep steps. Measured, sgemm
+// system keeps fed the rate falls (on the Xeon guest a cliff; on the Zen 3 host a slope to half),
+// so the slices of a stream-bound tile go no deeper than the probe measured
+// (Machine::measured_page_streams), in whole 4-deep steps; a wider tile's go deeper in
+// proportion (skinny_slice_depth, gemm/driver.cpp). Measured, sgemm
 // M x 4096 x 4096 (columns 16 KiB apart), 1 thread, GFLOP/s:
 //  - Zen 4 (AVX-512) at depth 32 / 64 / 128 / 256: M = 8 67 / 73 / 80 / 71, M = 32 70 / 81 /
 //    87 / 81.

@@ -76,8 +76,8 @@ std::int64_t direct_depth(std::int64_t n) {
 // the probe measured `streams` page-strided streams kept fed (TypedKernels::skinny_depth). The
 // probe reads its streams as fast as memory allows; a tile of n columns spends n / 2 times as
 // long on each line as a stream-bound one (kStreamBoundWidth), so as many times more streams
-// keep up with it, and the deeper slice reloads C less often. Up to kSkinnySliceCeiling, past
-// which no host gained. Measured on the Zen 3 host (probe: 8 streams at 30 GB/s, 16 at 20, 32
+// keep up with it, and the deeper slice reloads C less often. Up to kSkinnySliceCeiling (or the
+// stream count, where larger), past which no host gained. Measured on the Zen 3 host (probe: 8 streams at 30 GB/s, 16 at 20, 32
 // at 17, 15 from 40 to 256), M x 4096 x 4096 row-major, GFLOP/s at depth 8 / 16 / 32 / 64:
 //   sgemm, 1 thread:  M = 4 28 / 27 / 23 / 25,   M = 8 27 / 30 / 34 / 37,  M = 12 31 / 37 / 43 / 40
 //   dgemm, 1 thread:  M = 4 12 / 14 / 12 / 11,   M = 8 13 / 15 / 16 / 15,  M = 12 15 / 18 / 19 / 19
@@ -314,7 +314,10 @@ void run(const GemmProblem<T>& p) {
   // for a few steps of FMAs, and the packed path wins from narrower B: on the Zen 3 host (probe:
   // 8 streams, slices 8 deep), M x 4096 x 4096 row-major, packed over direct, alternated, M = 8
   // / 12 / 16 / 24: sgemm 1 thread 0.96 / - / 2.1 / 2.5, 2 threads 0.97 / 0.75 / 1.9 / 2.2;
-  // dgemm 1 thread 1.06 / 1.91 / 1.83 / 2.18, 2 threads 0.96 / 0.75 / 1.59 / 1.88.
+  // dgemm 1 thread 1.06 / 1.91 / 1.83 / 2.18, 2 threads 0.96 / 0.75 / 1.59 / 1.88. With the
+  // direct path's tiles on A's lines and its slices as deep as skinny_slice_depth gives (32 at
+  // 16 columns and more), M = 16 / 24 in consecutive runs: sgemm 1 thread 1.33 / 1.39, 2
+  // threads 1.54 / 1.42, dgemm 1 thread 1.44 / 1.47.
   const std::int64_t page_streams =
       tuning.skinny_depth > 0 ? tuning.skinny_depth : table.skinny_depth;
   const std::int64_t direct_tall_width =
@@ -324,9 +327,9 @@ void run(const GemmProblem<T>& p) {
   const bool direct = (b_in_l2 || b_slice_in_l2 || p.m <= kSkinny) && !tall_a_packed;
   DirectOptions options;
   options.pack_b = !dot && b_slice_in_l2 && (!b_in_l2 || (p.m > loops.mr && b_crowds_l1()));
-  // A skinny product reading A a page per column runs slices at most as deep as the memory
-  // system keeps streams fed (TypedKernels::skinny_depth unless tuned); the path is still chosen
-  // at slice_kc. Where A's columns lie closer than a page, the extra slices only cost: 300^3 to
+  // A skinny product reading A a page per column runs slices at most as deep as
+  // skinny_slice_depth gives from the streams the memory system keeps fed (the tuned depth
+  // itself where tuned); the path is still chosen at slice_kc. Where A's columns lie closer than a page, the extra slices only cost: 300^3 to
   // 384^3 sgemm (A in L2) ran 1-3% slower at a 256 cap (Zen 4), so they keep the slice depth.
   const bool a_column_per_page =
       p.n <= kSkinny && p.a_rs == 1 && p.a_cs * std::int64_t{sizeof(T)} >= kPageBytes;
