@@ -122,8 +122,7 @@ BlockSizes derive_block_sizes(const Machine& machine, int mr, int nr, int elemen
   // The direct path reads B in place once per MR-row tile of A: worth it while B stays in L2.
   // Measured on Zen 4 (sgemm, 1 thread): 512^3 (B = 1 MiB) 106-112 GFLOP/s direct against
   // 105-107 packed; 1024^3 (4 MiB) 91 against 106.
-  b.l2_elements = kernels::streamed_capacity(l2) / e;
-  b.direct_b = std::max<std::int64_t>(1, b.l2_elements);
+  b.l2_elements = std::max<std::int64_t>(1, kernels::streamed_capacity(l2) / e);
   return b;
 }
 

@@ -14,10 +14,11 @@ struct BlockSizes {
   std::int64_t mc = 0;        // rows of the packed A block, kept in L2 or this core's L3 share
   std::int64_t kc = 0;        // depth of micro-panels; an A micro-panel + a B micro-panel fit L1
   std::int64_t nc = 0;        // columns of the packed B panel, in the rest of that share
-  std::int64_t direct_b = 0;  // elements of an unpacked B that stay in L2 (direct path limit)
+  // Elements of L2 a stream of reads keeps: the direct path's limit on an in-place B, and the
+  // budget of the packed path's copied-ahead A blocks (0, in blocks made by hand: no limit).
+  std::int64_t l2_elements = 0;
   std::int64_t slab_depth = 0;  // the direct path's deepest slice
   int a_level = 3;              // where the A block is kept: 2 or 3 (blocking.cpp, a_lives_in_l3)
-  std::int64_t l2_elements = 0;  // elements of L2 a stream of reads keeps (0: unknown)
 };
 
 // Block sizes for an MR x NR micro-kernel on elements of `element_bytes`, from the machine's

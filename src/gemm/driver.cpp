@@ -77,8 +77,9 @@ std::int64_t direct_depth(std::int64_t n) {
 // probe reads its streams as fast as memory allows; a tile of n columns spends n / 2 times as
 // long on each line as a stream-bound one (kStreamBoundWidth), so as many times more streams
 // keep up with it, and the deeper slice reloads C less often. Up to kSkinnySliceCeiling (or the
-// stream count, where larger), past which no host gained. Measured on the Zen 3 host (probe: 8 streams at 30 GB/s, 16 at 20, 32
-// at 17, 15 from 40 to 256), M x 4096 x 4096 row-major, GFLOP/s at depth 8 / 16 / 32 / 64:
+// stream count, where larger), past which no host gained. Measured on the Zen 3 host (probe: 8
+// streams at 30 GB/s, 16 at 20, 32 at 17, 15 from 40 to 256), M x 4096 x 4096 row-major, GFLOP/s
+// at depth 8 / 16 / 32 / 64:
 //   sgemm, 1 thread:  M = 4 28 / 27 / 23 / 25,   M = 8 27 / 30 / 34 / 37,  M = 12 31 / 37 / 43 / 40
 //   dgemm, 1 thread:  M = 4 12 / 14 / 12 / 11,   M = 8 13 / 15 / 16 / 15,  M = 12 15 / 18 / 19 / 19
 //   sgemm, 2 threads: M = 4 50 / 56 / 49 / 43,   M = 8 53 / 60 / 68 / 74,  M = 12 64 / 74 / 78 / 72
@@ -247,7 +248,7 @@ void run(const GemmProblem<T>& p) {
   // must not depend on the thread count.
   const std::int64_t slice_kc = std::min({blocks.kc, direct_depth(p.n), blocks.slab_depth});
   // The direct path (A never packed) while B stays in L2, where every tile of A rereads it
-  // from: all of B read in place (BlockSizes::direct_b), or one depth slice of B packed at a
+  // from: all of B read in place (BlockSizes::l2_elements), or one depth slice of B packed at a
   // time -- which saves packing A, a full extra pass over the larger operand, when B is narrow
   // (measured, 128x4096x4096 sgemm 1 thread, Zen 4: packed path 89.7 GFLOP/s, direct 99). A
   // skinny A (M <= 32) is read in place too.
@@ -261,8 +262,8 @@ void run(const GemmProblem<T>& p) {
   // ways of a set, left to A and C. An A of one tile's rows or fewer reads B once and gains
   // nothing from the copy, and a small problem then skips the check's integer divisions (50
   // instructions of a 16^3 call).
-  const bool b_in_l2 = p.k * p.n <= blocks.direct_b;
-  const bool b_slice_in_l2 = slice_kc * p.n <= blocks.direct_b;
+  const bool b_in_l2 = p.k * p.n <= blocks.l2_elements;
+  const bool b_slice_in_l2 = slice_kc * p.n <= blocks.l2_elements;
   const auto b_crowds_l1 = [&] {
     return p.b_cs != 1 &&
            kernels::l1_lines_per_set(p.b_cs * std::int64_t{sizeof(T)},
@@ -329,8 +330,9 @@ void run(const GemmProblem<T>& p) {
   options.pack_b = !dot && b_slice_in_l2 && (!b_in_l2 || (p.m > loops.mr && b_crowds_l1()));
   // A skinny product reading A a page per column runs slices at most as deep as
   // skinny_slice_depth gives from the streams the memory system keeps fed (the tuned depth
-  // itself where tuned); the path is still chosen at slice_kc. Where A's columns lie closer than a page, the extra slices only cost: 300^3 to
-  // 384^3 sgemm (A in L2) ran 1-3% slower at a 256 cap (Zen 4), so they keep the slice depth.
+  // itself where tuned); the path is still chosen at slice_kc. Where A's columns lie closer than
+  // a page, the extra slices only cost: 300^3 to 384^3 sgemm (A in L2) ran 1-3% slower at a 256
+  // cap (Zen 4), so they keep the slice depth.
   const bool a_column_per_page =
       p.n <= kSkinny && p.a_rs == 1 && p.a_cs * std::int64_t{sizeof(T)} >= kPageBytes;
   const std::int64_t skinny_depth =

@@ -294,14 +294,15 @@ struct Loops {
     T* a_packed = parts.a(work);
     T* b_packed = parts.b(work);
     const NarrowRowFn narrow = options.pack_b ? nullptr : narrow_row_of(options.narrow_columns);
+    // The same for every depth slice: its columns share their line offset.
+    const std::int64_t lead =
+        a_in_place && options.line_aligned_tiles ? rows_to_line(p.a, p.a_cs) : 0;
     for (std::int64_t pc = 0; pc < p.k; pc += depth) {
       const std::int64_t kc = std::min(depth, p.k - pc);
       const T beta = pc == 0 ? p.beta : T(1);
       const kernels::Epilogue* epilogue = pc + kc == p.k ? p.epilogue : nullptr;
       if (options.pack_b)
         kernels::pack_b<V, NR>(kc, p.n, p.b + pc * p.b_rs, p.b_rs, p.b_cs, b_packed);
-      const std::int64_t lead =
-          a_in_place && options.line_aligned_tiles ? rows_to_line(p.a + pc * p.a_cs, p.a_cs) : 0;
       for (std::int64_t ic = 0, rows = 0; ic < p.m; ic += rows) {
         rows = std::min<std::int64_t>(ic == 0 && lead > 0 ? lead : MR, p.m - ic);
         const int m = static_cast<int>(rows);

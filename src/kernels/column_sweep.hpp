@@ -28,12 +28,12 @@ struct ColumnSweep {
   // L2 for the same rows of the next group's columns, so more lines are in flight than the
   // hardware prefetchers keep on their own (as the dot kernel does with its next tile,
   // kernels/dot.hpp), on cores where that pays (fetches_ahead, kernels/cache_model.hpp).
-  // Measured, sgemv row-major A^T x at 4096 x 4096 and 16384 x 4096 (4096-row columns), 1 and 2 threads, against OpenBLAS in the same runs (Zen 4, 32 KiB L1):
-  // an 8 KiB block (each column read as two halves at different times) 0.82-0.87x on 1 thread,
-  // 16 KiB 0.96-1.04x; 4 columns a pass 0.87-0.95x, 8 columns 0.97-1.04x, 16 columns
-  // 0.75-0.91x; with the next group prefetched 1.03-1.20x (28-29 GB/s from DRAM on 1 thread,
-  // above the probe's plain read loop), while prefetching 512 or 2048 bytes ahead within each
-  // column lost 3-34%.
+  // Measured, sgemv row-major A^T x at 4096 x 4096 and 16384 x 4096 (4096-row columns), 1 and 2
+  // threads, against OpenBLAS in the same runs (Zen 4, 32 KiB L1): an 8 KiB block (each column
+  // read as two halves at different times) 0.82-0.87x on 1 thread, 16 KiB 0.96-1.04x; 4 columns
+  // a pass 0.87-0.95x, 8 columns 0.97-1.04x, 16 columns 0.75-0.91x; with the next group
+  // prefetched 1.03-1.20x (28-29 GB/s from DRAM on 1 thread, above the probe's plain read loop),
+  // while prefetching 512 or 2048 bytes ahead within each column lost 3-34%.
   static constexpr int kColumns = 8;
 
   template <int Columns>

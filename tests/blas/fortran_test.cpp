@@ -80,7 +80,7 @@ TYPED_TEST(FortranBlas, GemmAtEveryTileAndBlockEdge) {
           ASSERT_EQ(this->check_gemm(m, n, k, t[0], t[1], T(1), T(0.5), 1), "");
   const auto& bs = table.blocks;
   for (int k : {static_cast<int>(bs.kc) - 1, static_cast<int>(bs.kc) + 1}) {
-    const int n = static_cast<int>(bs.direct_b / k) + 7;  // past the direct path, as gemm_test
+    const int n = static_cast<int>(bs.l2_elements / k) + 7;  // past the direct path, as gemm_test
     for (const auto& t : trans)
       ASSERT_EQ(this->check_gemm(mr + 1, n, k, t[0], t[1], T(1), T(0), 0), "");
   }

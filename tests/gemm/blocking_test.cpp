@@ -102,8 +102,8 @@ TEST(Blocking, MeasuredCapacitiesReplaceReportedOnes) {
   // half of the measured 720 KiB's 8 ways of 90 KiB: 4 * 92160 / (168 * 4) = 548 -> 544.
   EXPECT_EQ(streaming.mc, 544);
   EXPECT_EQ(streaming.a_level, 2);
-  EXPECT_EQ(streaming.direct_b, (720 << 10) / 4);  // the measured L2
-  EXPECT_EQ(reported.direct_b, (1 << 20) / 4);
+  EXPECT_EQ(streaming.l2_elements, (720 << 10) / 4);  // the measured L2
+  EXPECT_EQ(reported.l2_elements, (1 << 20) / 4);
 }
 
 // The A block's home: L3 when the probe measured that L3 feeds the tile's A stream,

@@ -101,21 +101,21 @@ TYPED_TEST(GemmTest, TileEdges) {
 }
 
 // This machine's depth block KC - 1 .. KC + 1, with the wider operand past what the direct path
-// keeps in L2 (BlockSizes::direct_b), so the driver splits the depth at KC in every layout (the
+// keeps in L2 (BlockSizes::l2_elements), so the driver splits the depth at KC in every layout (the
 // packed path for column-major C; the transposed problem of row-major C may take the direct
 // path's depth slices), and rows one past MC.
 TYPED_TEST(GemmTest, BlockEdgesOnThePackedPath) {
   const gemm_detail::BlockSizes& bs = this->table().blocks;
   const std::int64_t mr = this->table().kernels.mr;
   for (std::int64_t k : {bs.kc - 1, bs.kc, bs.kc + 1}) {
-    const std::int64_t n = bs.direct_b / k + 7;  // k * n just past the direct path's limit
+    const std::int64_t n = bs.l2_elements / k + 7;  // k * n just past the direct path's limit
     this->check_all_layouts(mr + 1, n, k, TypeParam(1), TypeParam(0));
   }
-  // MC + 1 rows against a B past the direct path's limit: at least MC x direct_b multiply-adds
+  // MC + 1 rows against a B past the direct path's limit: at least MC x l2_elements multiply-adds
   // whatever the split between N and K, billions where CPUID reports a large L3 (MC = 29376 on
   // a 2-vCPU guest told of 480 MiB), so the reference covers the rows where blocks and the
   // thread split meet, not all of them. C starts as NaN: beta = 0 must not read it.
-  const std::int64_t m = bs.mc + 1, k = 40, n = bs.direct_b / k + 1;
+  const std::int64_t m = bs.mc + 1, k = 40, n = bs.l2_elements / k + 1;
   std::mt19937 rng(17);
   Matrix<TypeParam> a(m, k, Layout::row_major), b(k, n, Layout::row_major);
   Matrix<TypeParam> c(m, n, Layout::col_major);

@@ -10,6 +10,7 @@
 
 #include "gemm/reference.hpp"
 #include "ridge/ridge.hpp"
+#include "support/line_offset.hpp"
 #include "runtime/thread_pool.hpp"
 
 namespace ridge::test {
@@ -57,10 +58,8 @@ TEST(GemmThreads, ResultsAreBitIdenticalWhereverCStarts) {
   b.fill_random(rng);
   // Room for C at every element offset within a 64-byte line.
   std::vector<float> storage(kM * kN + 64);
-  const std::size_t to_line =
-      (64 - reinterpret_cast<std::uintptr_t>(storage.data()) % 64) % 64 / sizeof(float);
   for (std::size_t offset : {0, 1, 4, 15}) {
-    float* c = storage.data() + to_line + offset;
+    float* c = past_line_start(storage, offset);
     std::vector<float> results[2];
     for (int threads : {1, 2}) {
       std::fill(storage.begin(), storage.end(), 0.5f);
@@ -91,9 +90,7 @@ TEST(GemmThreads, DecodingOnWeightsOffALineIsBitIdenticalForAnyThreadCount) {
   x.fill_random(rng);
   w.fill_random(rng);
   std::vector<float> storage(kK * kN + 64);
-  float* weights = storage.data();
-  while (reinterpret_cast<std::uintptr_t>(weights) % 64 != 0) ++weights;
-  weights += 4;  // 16 bytes past a line, as malloc leaves a large block
+  float* weights = past_line_start(storage, 4);  // 16 bytes past, as malloc leaves a large block
   std::copy(w.storage.begin(), w.storage.end(), weights);
   const MatrixView<const float> w_view{weights, kK, kN, kN, Layout::row_major, Transpose::none};
   Matrix<float> want_c(kM, kN, Layout::row_major);

@@ -17,6 +17,7 @@
 #include "simd/cache_line.hpp"
 #include "support/alpha_beta.hpp"
 #include "support/isa_paths.hpp"
+#include "support/line_offset.hpp"
 
 namespace ridge::test {
 namespace {
@@ -142,9 +143,7 @@ void sweep_line_aligned(Isa isa) {
         Operands<T> x(m, n, k, Layout::col_major, Layout::col_major, static_cast<unsigned>(index));
         // A again, `offset` elements past a line, lines apart column to column.
         std::vector<T> storage(static_cast<std::size_t>(ld * k + 2 * kLine));
-        T* a = storage.data();
-        while (reinterpret_cast<std::uintptr_t>(a) % simd::kLineBytes != 0) ++a;
-        a += offset;
+        T* a = past_line_start(storage, offset);
         for (std::int64_t j = 0; j < k; ++j)
           for (std::int64_t i = 0; i < m; ++i) a[i + j * ld] = x.a.at(i, j);
         const auto [alpha, beta] = alpha_beta<T>(index++);
