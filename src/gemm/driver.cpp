@@ -351,7 +351,14 @@ void run(const GemmProblem<T>& p) {
     options.narrow_columns = table.narrow_columns;
   options.fma_chains = table.fma_chains;
   const std::int64_t a_bytes = p.m * p.k * std::int64_t{sizeof(T)};
-  options.line_aligned_tiles = kernels::streams_from_memory(a_bytes, caches);
+  // Tiles on A's lines (Loops::rows_to_line) where A streams from memory, and where its columns
+  // lie a page or more apart: each column's lines then share one L1 set, and an extra line per
+  // column crowds out the slab as much as a trip to L2 costs. Measured on the Zen 3 host, sgemm
+  // row-major on 1 thread, B 16 bytes past a page as malloc leaves it, alternated: 8 x 4096 x 64
+  // (B in L2/L3) 24.9 GFLOP/s off the lines, 44.8 on them (OpenBLAS 44.8), 8 x 4096 x 256 22.3
+  // and 37.7 (40.2); with columns 256 bytes apart the short first tile only costs: 8 x 48 x 1024
+  // 70.9 and 59.5, 32 x 64 x 64 88.4 and 69.4.
+  options.line_aligned_tiles = a_column_per_page || kernels::streams_from_memory(a_bytes, caches);
   const bool copy_ahead =
       p.a_rs == 1 && p.n <= kCopyAheadColumns && kernels::streams_from_memory(a_bytes, caches);
   const bool dot_fetches_ahead =

@@ -21,8 +21,8 @@ struct DirectOptions {
   std::int64_t depth = 0;     // KC: the depth of each slice of the product
   bool pack_b = false;        // pack each depth slice of B, else read B in place
   bool pack_a = false;        // pack each MR-row slab of A even where it could be read in place
-  // A read in place from memory: each row of tiles starts with the rows up to A's first line
-  // boundary, so every later tile reads whole lines (Loops::direct).
+  // A read in place from memory or a page per column: each row of tiles starts with the rows up
+  // to A's first line boundary, so every later tile reads whole lines (Loops::direct).
   bool line_aligned_tiles = false;
   // B fits L1: tiles this many columns wide (one of GemmKernels::narrow_columns); 0 or NR: the
   // full tile.

@@ -79,35 +79,38 @@ TEST(GemmThreads, ResultsAreBitIdenticalWhereverCStarts) {
   }
 }
 
-// LLM decoding on weights past what the caches keep (without a probe file, half of the reported
-// L3; 18 MiB here), starting off a line as a heap block does: the direct path's rows of tiles
-// then start with the rows up to the weights' first line boundary, whose tiles' edges move with
-// the threads' blocks. The results must not, and must match the reference.
+// LLM decoding on weights starting off a line, as a heap block does, their rows a page or more
+// apart: the direct path's rows of tiles then start with the rows up to the weights' first line
+// boundary, whose tiles' edges move with the threads' blocks. The results must not, and must match
+// the reference. Weights 64 deep stay in cache; 1100 deep they pass what the caches keep (without
+// a probe file, half of the reported L3; 18 MiB here).
 TEST(GemmThreads, DecodingOnWeightsOffALineIsBitIdenticalForAnyThreadCount) {
-  constexpr std::int64_t kM = 12, kN = 4096, kK = 1100;
-  std::mt19937 rng(13);
-  Matrix<float> x(kM, kK, Layout::row_major), w(kK, kN, Layout::row_major);
-  x.fill_random(rng);
-  w.fill_random(rng);
-  std::vector<float> storage(kK * kN + 64);
-  float* weights = past_line_start(storage, 4);  // 16 bytes past, as malloc leaves a large block
-  std::copy(w.storage.begin(), w.storage.end(), weights);
-  const MatrixView<const float> w_view{weights, kK, kN, kN, Layout::row_major, Transpose::none};
-  Matrix<float> want_c(kM, kN, Layout::row_major);
-  const Reference<float> want =
-      reference_gemm(1.0f, x, Transpose::none, w, Transpose::none, 0.0f, want_c);
-  std::vector<float> results[3];
-  for (int threads : {1, 2, 3}) {
-    Matrix<float> c(kM, kN, Layout::row_major);
-    set_num_threads(threads);
-    gemm(1.0f, x.view(), w_view, 0.0f, c.view());
-    set_num_threads(0);
-    ASSERT_EQ(compare(c, want), "") << threads << " threads";
-    results[threads - 1] = c.storage;
+  constexpr std::int64_t kM = 12, kN = 4096;
+  for (const std::int64_t k : {64, 1100}) {
+    std::mt19937 rng(13);
+    Matrix<float> x(kM, k, Layout::row_major), w(k, kN, Layout::row_major);
+    x.fill_random(rng);
+    w.fill_random(rng);
+    std::vector<float> storage(k * kN + 64);
+    float* weights = past_line_start(storage, 4);  // 16 bytes past, as malloc leaves a large block
+    std::copy(w.storage.begin(), w.storage.end(), weights);
+    const MatrixView<const float> w_view{weights, k, kN, kN, Layout::row_major, Transpose::none};
+    Matrix<float> want_c(kM, kN, Layout::row_major);
+    const Reference<float> want =
+        reference_gemm(1.0f, x, Transpose::none, w, Transpose::none, 0.0f, want_c);
+    std::vector<float> results[3];
+    for (int threads : {1, 2, 3}) {
+      Matrix<float> c(kM, kN, Layout::row_major);
+      set_num_threads(threads);
+      gemm(1.0f, x.view(), w_view, 0.0f, c.view());
+      set_num_threads(0);
+      ASSERT_EQ(compare(c, want), "") << threads << " threads, depth " << k;
+      results[threads - 1] = c.storage;
+    }
+    for (int t : {1, 2})
+      ASSERT_EQ(0, std::memcmp(results[0].data(), results[t].data(), kM * kN * sizeof(float)))
+          << t + 1 << " threads, depth " << k;
   }
-  for (int t : {1, 2})
-    ASSERT_EQ(0, std::memcmp(results[0].data(), results[t].data(), kM * kN * sizeof(float)))
-        << t + 1 << " threads";
 }
 
 TEST(GemmThreads, ConcurrentCallersGetCorrectResults) {
