@@ -82,7 +82,7 @@ void run_part(const GemvProblem<T>& p, const VectorKernels<T>& kernels, const Ca
   }
   const auto dots = GemmProblem<T>::from_strides(p.n, 1, p.m, p.alpha, p.a, p.lda, 1, p.x, 1,
                                                  p.m, p.beta, p.y, 1, p.n);
-  kernels.dot(dots, prefetch, work);
+  kernels.vector_dot(dots, prefetch, work);
 }
 
 }  // namespace

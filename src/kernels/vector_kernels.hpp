@@ -28,6 +28,9 @@ struct VectorKernels {
   // dot_workspace_elements(k, n, width) elements. prefetch: A streams from memory
   // (streams_from_memory in kernels/cache_model.hpp), and the kernel fetches ahead.
   void (*dot)(const GemmProblem<T>&, bool prefetch, T* b_copy) = nullptr;
+  // The same for a B of one column (GEMV's A^T x), in tiles of more rows than `dot`'s
+  // (kVectorDotRows in kernels/vector_kernel_set.hpp).
+  void (*vector_dot)(const GemmProblem<T>&, bool prefetch, T* b_copy) = nullptr;
   // y = alpha * A x + beta * y for a column-major A (not transposed), m, n >= 1, alpha != 0:
   // rows in blocks of `row_block` (whose partial sums, in `sums`, stay in L1). prefetch as dot.
   void (*column_sweep)(const GemvProblem<T>&, std::int64_t row_block, bool prefetch,

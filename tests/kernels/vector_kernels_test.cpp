@@ -16,7 +16,8 @@ namespace ridge::test {
 namespace {
 
 // C (m x n, column-major) = alpha * A B + beta * C with A's rows and B's columns contiguous
-// (row-major A, column-major B): the dot kernel's layout.
+// (row-major A, column-major B): the dot kernel's layout; with one column, also the kernel
+// GEMV's A^T x runs (vector_dot, taller tiles).
 template <class T>
 void sweep_dot(Isa isa) {
   const kernels::VectorKernels<T>& kernels = kernels::vector_kernels<T>(isa);
@@ -25,23 +26,26 @@ void sweep_dot(Isa isa) {
   for (int m = 1; m <= 13; ++m)
     for (int n = 1; n <= 9; ++n)
       for (int k : {1, w - 1, w, w + 1, 3 * w + 5})
-        for (bool prefetch : {false, true}) {
-          if (k < 1) continue;
-          const auto [alpha, beta] = alpha_beta<T>(index++);
-          std::mt19937 rng(static_cast<unsigned>(index));
-          Matrix<T> a(m, k, Layout::row_major, 3), b(k, n, Layout::col_major, 2),
-              c(m, n, Layout::col_major, 1);
-          a.fill_random(rng);
-          b.fill_random(rng);
-          c.fill_random(rng);
-          const Reference<T> want =
-              reference_gemm(alpha, a, Transpose::none, b, Transpose::none, beta, c);
-          const auto p = kernels::GemmProblem<T>::from_strides(
-              m, n, k, alpha, a.data(), a.ld, 1, b.data(), 1, b.ld, beta, c.data(), 1, c.ld);
-          std::vector<T> copy(static_cast<std::size_t>(kernels::dot_workspace_elements(k, n, w)));
-          kernels.dot(p, prefetch, copy.data());
-          ASSERT_EQ(compare(c, want), "") << m << "x" << n << "x" << k << " prefetch " << prefetch;
-        }
+        for (bool prefetch : {false, true})
+          for (bool vector_dot : {false, true}) {
+            if (k < 1 || (vector_dot && n != 1)) continue;
+            const auto [alpha, beta] = alpha_beta<T>(index++);
+            std::mt19937 rng(static_cast<unsigned>(index));
+            Matrix<T> a(m, k, Layout::row_major, 3), b(k, n, Layout::col_major, 2),
+                c(m, n, Layout::col_major, 1);
+            a.fill_random(rng);
+            b.fill_random(rng);
+            c.fill_random(rng);
+            const Reference<T> want =
+                reference_gemm(alpha, a, Transpose::none, b, Transpose::none, beta, c);
+            const auto p = kernels::GemmProblem<T>::from_strides(
+                m, n, k, alpha, a.data(), a.ld, 1, b.data(), 1, b.ld, beta, c.data(), 1, c.ld);
+            std::vector<T> copy(
+                static_cast<std::size_t>(kernels::dot_workspace_elements(k, n, w)));
+            (vector_dot ? kernels.vector_dot : kernels.dot)(p, prefetch, copy.data());
+            ASSERT_EQ(compare(c, want), "") << m << "x" << n << "x" << k << " prefetch "
+                                            << prefetch << " vector_dot " << vector_dot;
+          }
 }
 
 // y = alpha * A x + beta * y, A column-major m x n, in row blocks of row_block rows.
