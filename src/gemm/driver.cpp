@@ -28,10 +28,11 @@ namespace {
 // overhead: it would be read once either way.
 constexpr std::int64_t kSkinny = 32;
 // The widest B against which an A larger than L2 keeps the direct path (see run()): 24 columns
-// where its page-strided slices may run kDeepSkinnySlices deep or deeper, 12 where the memory
-// system keeps fewer streams fed and the slices are shallower.
+// where its page-strided slices may run kDeepSkinnySlices deep or deeper; where the memory
+// system keeps fewer streams fed and the slices are shallower, 48 bytes of B per depth step
+// (12 float columns, 6 double).
 constexpr std::int64_t kDirectTallWidth = 24;
-constexpr std::int64_t kShallowDirectTallWidth = 12;
+constexpr std::int64_t kShallowDirectTallBytes = 48;
 constexpr std::int64_t kDeepSkinnySlices = 32;
 // The widest B against which the packed path, with a column-contiguous A streaming from memory,
 // copies each A block while the tiles of the block before it run (Loops::packed, copy_ahead).
@@ -318,11 +319,15 @@ void run(const GemmProblem<T>& p) {
   // dgemm 1 thread 1.06 / 1.91 / 1.83 / 2.18, 2 threads 0.96 / 0.75 / 1.59 / 1.88. With the
   // direct path's tiles on A's lines and its slices as deep as skinny_slice_depth gives (32 at
   // 16 columns and more), M = 16 / 24 in consecutive runs: sgemm 1 thread 1.33 / 1.39, 2
-  // threads 1.54 / 1.42, dgemm 1 thread 1.44 / 1.47.
+  // threads 1.54 / 1.42, dgemm 1 thread 1.44 / 1.47. What the direct path keeps there is a width
+  // in bytes, 48 a depth step: packed (block by block) over direct, 1 thread, dgemm M = 5 / 6 /
+  // 7 / 8 / 12 0.88 / 0.94 / 1.18 / 1.22-1.26 / 1.21, sgemm M = 8 / 9 / 10 0.89 / 1.11 / 1.09;
+  // 2 threads, dgemm M = 8 1.27, sgemm M = 8 / 12 0.92 / 0.81.
   const std::int64_t page_streams =
       tuning.skinny_depth > 0 ? tuning.skinny_depth : table.skinny_depth;
-  const std::int64_t direct_tall_width =
-      page_streams >= kDeepSkinnySlices ? kDirectTallWidth : kShallowDirectTallWidth;
+  const std::int64_t direct_tall_width = page_streams >= kDeepSkinnySlices
+                                             ? kDirectTallWidth
+                                             : kShallowDirectTallBytes / std::int64_t{sizeof(T)};
   const bool tall_a_packed = tuning.tall_a_path != 1 && p.m > kSkinny && p.n > direct_tall_width &&
                              p.m * p.k * std::int64_t{sizeof(T)} > caches.l2_streamed;
   const bool direct = (b_in_l2 || b_slice_in_l2 || p.m <= kSkinny) && !tall_a_packed;
@@ -359,8 +364,13 @@ void run(const GemmProblem<T>& p) {
   // and 37.7 (40.2); with columns 256 bytes apart the short first tile only costs: 8 x 48 x 1024
   // 70.9 and 59.5, 32 x 64 x 64 88.4 and 69.4.
   options.line_aligned_tiles = a_column_per_page || kernels::streams_from_memory(a_bytes, caches);
-  const bool copy_ahead =
-      p.a_rs == 1 && p.n <= kCopyAheadColumns && kernels::streams_from_memory(a_bytes, caches);
+  // Copying ahead spreads each block's copy over its NR-wide tiles. A B of two tiles' width or
+  // less has too few: none at 8 columns (4 + 4, Loops::strip_columns), so that the whole copy
+  // follows the block's tiles a vector at a time; two at 12, which then copy a vector at every
+  // step. Measured on the Zen 3 host, dgemm M x 4096 x 4096 row-major, GFLOP/s copying ahead
+  // and packing block by block: M = 8 on 1 thread 6.6 and 16.9, M = 12 on 2 threads 14.5 and 26.0.
+  const bool copy_ahead = p.a_rs == 1 && p.n > 2 * loops.nr && p.n <= kCopyAheadColumns &&
+                          kernels::streams_from_memory(a_bytes, caches);
   const bool dot_fetches_ahead =
       dot && kernels::fetches_ahead(a_bytes, caches, tuning.stream_prefetch);
   const PackedOptions packed_options{copy_ahead, table.fma_chains};
