@@ -321,8 +321,9 @@ void run(const GemmProblem<T>& p) {
   // 16 columns and more), M = 16 / 24 in consecutive runs: sgemm 1 thread 1.33 / 1.39, 2
   // threads 1.54 / 1.42, dgemm 1 thread 1.44 / 1.47. What the direct path keeps there is a width
   // in bytes, 48 a depth step: packed (block by block) over direct, 1 thread, dgemm M = 5 / 6 /
-  // 7 / 8 / 12 0.88 / 0.94 / 1.18 / 1.22-1.26 / 1.21, sgemm M = 8 / 9 / 10 0.89 / 1.11 / 1.09;
-  // 2 threads, dgemm M = 8 1.27, sgemm M = 8 / 12 0.92 / 0.81.
+  // 7 / 8 / 12 0.88 / 0.94 / 1.18 / 1.22-1.26 / 1.21, 2 threads M = 8 1.27; sgemm, whose 9 to 12
+  // columns went either way (1 thread M = 8 / 9 / 10 0.89 / 1.11 / 1.09, 2 threads M = 8 / 12
+  // 0.92 / 0.81), keeps the 12 columns it had.
   const std::int64_t page_streams =
       tuning.skinny_depth > 0 ? tuning.skinny_depth : table.skinny_depth;
   const std::int64_t direct_tall_width = page_streams >= kDeepSkinnySlices
