@@ -40,11 +40,10 @@ void sweep_dot(Isa isa) {
                 reference_gemm(alpha, a, Transpose::none, b, Transpose::none, beta, c);
             const auto p = kernels::GemmProblem<T>::from_strides(
                 m, n, k, alpha, a.data(), a.ld, 1, b.data(), 1, b.ld, beta, c.data(), 1, c.ld);
-            std::vector<T> copy(
-                static_cast<std::size_t>(kernels::dot_workspace_elements(k, n, w)));
+            std::vector<T> copy(static_cast<std::size_t>(kernels::dot_workspace_elements(k, n, w)));
             (vector_dot ? kernels.vector_dot : kernels.dot)(p, prefetch, copy.data());
-            ASSERT_EQ(compare(c, want), "") << m << "x" << n << "x" << k << " prefetch "
-                                            << prefetch << " vector_dot " << vector_dot;
+            ASSERT_EQ(compare(c, want), "") << m << "x" << n << "x" << k << " prefetch " << prefetch
+                                            << " vector_dot " << vector_dot;
           }
 }
 
