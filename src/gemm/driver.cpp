@@ -357,6 +357,7 @@ void run(const GemmProblem<T>& p) {
     options.narrow_columns = table.narrow_columns;
   options.fma_chains = table.fma_chains;
   const std::int64_t a_bytes = p.m * p.k * std::int64_t{sizeof(T)};
+  const bool a_from_memory = kernels::streams_from_memory(a_bytes, caches);
   // Tiles on A's lines (Loops::rows_to_line) where A streams from memory, and where its columns
   // lie a page or more apart: each column's lines then share one L1 set, and an extra line per
   // column crowds out the slab as much as a trip to L2 costs. Measured on the Zen 3 host, sgemm
@@ -364,14 +365,14 @@ void run(const GemmProblem<T>& p) {
   // (B in L2/L3) 24.9 GFLOP/s off the lines, 44.8 on them (OpenBLAS 44.8), 8 x 4096 x 256 22.3
   // and 37.7 (40.2); with columns 256 bytes apart the short first tile only costs: 8 x 48 x 1024
   // 70.9 and 59.5, 32 x 64 x 64 88.4 and 69.4.
-  options.line_aligned_tiles = a_column_per_page || kernels::streams_from_memory(a_bytes, caches);
+  options.line_aligned_tiles = a_column_per_page || a_from_memory;
   // Copying ahead spreads each block's copy over its NR-wide tiles. A B of two tiles' width or
   // less has too few: none at 8 columns (4 + 4, Loops::strip_columns), so that the whole copy
   // follows the block's tiles a vector at a time; two at 12, which then copy a vector at every
   // step. Measured on the Zen 3 host, dgemm M x 4096 x 4096 row-major, GFLOP/s copying ahead
   // and packing block by block: M = 8 on 1 thread 6.6 and 16.9, M = 12 on 2 threads 14.5 and 26.0.
-  const bool copy_ahead = p.a_rs == 1 && p.n > 2 * loops.nr && p.n <= kCopyAheadColumns &&
-                          kernels::streams_from_memory(a_bytes, caches);
+  const bool copy_ahead =
+      p.a_rs == 1 && p.n > 2 * loops.nr && p.n <= kCopyAheadColumns && a_from_memory;
   const bool dot_fetches_ahead =
       dot && kernels::fetches_ahead(a_bytes, caches, tuning.stream_prefetch);
   const PackedOptions packed_options{copy_ahead, table.fma_chains};

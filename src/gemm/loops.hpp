@@ -255,10 +255,12 @@ struct Loops {
   // The rows of a column-contiguous A from `a` to its next line boundary (0 if it is on one, or
   // if its columns do not all share that boundary). A tile of MR rows that starts off a line
   // reads one more line from each of its kc columns and splits a load across two; where A
-  // streams from memory a page per column, those extra lines cost more than the short first
-  // tile does. Measured on the Zen 3 host, 8 x 4096 x 4096 row-major sgemm on 1 thread, its B
-  // (this A) 16 bytes past a page as malloc leaves it: 14.7 GFLOP/s with every tile 16 bytes off
-  // a line, 20.8 with the first tile 12 rows (dgemm 7.3 and 10.4), alternated in one run.
+  // streams from memory, or lies a page per column (every column's lines in one L1 set), those
+  // extra lines cost more than the short first tile does (the driver's line_aligned_tiles has
+  // the measurements in cache). Measured on the Zen 3 host, 8 x 4096 x 4096 row-major sgemm on
+  // 1 thread, its B (this A) 16 bytes past a page as malloc leaves it: 14.7 GFLOP/s with every
+  // tile 16 bytes off a line, 20.8 with the first tile 12 rows (dgemm 7.3 and 10.4), alternated
+  // in one run.
   static std::int64_t rows_to_line(const T* a, std::int64_t cs) {
     constexpr std::uintptr_t kLine = simd::kLineBytes;
     const auto address = reinterpret_cast<std::uintptr_t>(a);

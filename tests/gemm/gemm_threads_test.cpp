@@ -10,8 +10,8 @@
 
 #include "gemm/reference.hpp"
 #include "ridge/ridge.hpp"
-#include "support/line_offset.hpp"
 #include "runtime/thread_pool.hpp"
+#include "support/line_offset.hpp"
 
 namespace ridge::test {
 namespace {
