@@ -123,6 +123,26 @@ RIDGE_C_API int ridge_sgemm_fused(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE t
                                   const float* bias, int activation, const float* residual,
                                   int64_t ldr);
 
+/* int8 GEMM with the semantics and argument order of oneDNN's dnnl_gemm_u8s8s32 and
+ * dnnl_gemm_s8s8s32: row-major, C (m x n, rows ldc apart) = alpha (op(A) - ao)(op(B) - bo)
+ * + beta C + offset, op(A) m x k (stored k x m when transa is 'T' or 't', else 'N' or 'n'),
+ * op(B) k x n likewise; offsetc 'F' adds co[0] everywhere, 'C' co[i] to row i (m values), 'R'
+ * co[j] to column j (n values), in either case. The product is exact (no 16-bit saturation
+ * anywhere) while it fits in int32; where alpha is 1, beta 0 or 1 and the offsets fit, so is C.
+ * Otherwise each element is computed in double, saturated to int32 and rounded to nearest even;
+ * beta = 0: C is not read. Returns 0, or with C untouched RIDGE_ERROR_BAD_ARGUMENT (a
+ * transposition or offsetc letter out of range, alpha or beta not finite), RIDGE_ERROR_BAD_SIZE
+ * (a negative size, a leading dimension below its row's extent), RIDGE_ERROR_NULL_POINTER (a,
+ * b, c or co null while C or the product is not empty) or RIDGE_ERROR_INTERNAL (out of memory). */
+RIDGE_C_API int ridge_gemm_u8s8s32(char transa, char transb, char offsetc, int64_t m, int64_t n,
+                                   int64_t k, float alpha, const uint8_t* a, int64_t lda,
+                                   uint8_t ao, const int8_t* b, int64_t ldb, int8_t bo,
+                                   float beta, int32_t* c, int64_t ldc, const int32_t* co);
+RIDGE_C_API int ridge_gemm_s8s8s32(char transa, char transb, char offsetc, int64_t m, int64_t n,
+                                   int64_t k, float alpha, const int8_t* a, int64_t lda,
+                                   int8_t ao, const int8_t* b, int64_t ldb, int8_t bo,
+                                   float beta, int32_t* c, int64_t ldc, const int32_t* co);
+
 /* The CBLAS error handler: prints which parameter of which routine was wrong to stderr. A weak
  * symbol, so a program may define its own. As in the reference CBLAS, a bad argument of a
  * row-major call is reported with RowMajorStrg set to 1 and the number it has in the column-major

@@ -3,9 +3,11 @@
 #include "gemm/dispatch.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <deque>
 #include <mutex>
+#include <type_traits>
 
 #include "ridge/machine.hpp"
 #include "runtime/settings.hpp"
@@ -13,18 +15,38 @@
 namespace ridge::gemm_detail {
 namespace {
 
-template <class T>
-GemmKernels<T> isa_kernels(Isa isa) {
-  switch (isa) {
+template <class T, class SourceA, class SourceB>
+GemmKernels<T, SourceA, SourceB> isa_kernels(Isa isa) {
+  if constexpr (std::is_same_v<T, SourceA> && std::is_same_v<T, SourceB>) {
+    switch (isa) {
 #if defined(__x86_64__)
-    case Isa::avx512:
-      return avx512::gemm_kernels(T{});
-    case Isa::avx2:
-      return avx2::gemm_kernels(T{});
+      case Isa::avx512:
+        return avx512::gemm_kernels(T{});
+      case Isa::avx2:
+        return avx2::gemm_kernels(T{});
 #endif
-    default:
-      return generic::gemm_kernels(T{});
+      default:
+        return generic::gemm_kernels(T{});
+    }
+  } else {
+    switch (isa) {
+#if defined(__x86_64__)
+      case Isa::avx512:
+      case Isa::avx2:
+        return avx2::gemm_kernels(T{}, SourceA{}, SourceB{});
+#endif
+      default:
+        return generic::gemm_kernels(T{}, SourceA{}, SourceB{});
+    }
   }
+}
+
+// The element types' name in the log: f32, f64, or the int8 GEMM's (its A is the internal B).
+template <class T, class SourceA, class SourceB>
+const char* types_name() {
+  if constexpr (std::is_same_v<SourceB, std::uint8_t>) return "u8s8";
+  if constexpr (std::is_same_v<SourceA, std::int8_t>) return "s8s8";
+  return sizeof(T) == 4 ? "f32" : "f64";
 }
 
 }  // namespace
@@ -59,12 +81,12 @@ int skinny_depth(const Machine& machine) {
   return std::max(4, machine.measured_page_streams / 4 * 4);
 }
 
-template <class T>
-TypedKernels<T> make_gemm_kernels(Isa isa) {
+template <class T, class SourceA, class SourceB>
+TypedKernels<T, SourceA, SourceB> make_gemm_kernels(Isa isa) {
   const Machine& machine = Machine::current();
-  const GemmKernels<T> kernels = isa_kernels<T>(isa);
+  const GemmKernels<T, SourceA, SourceB> kernels = isa_kernels<T, SourceA, SourceB>(isa);
   const int pipes = fma_pipes(machine, isa);
-  const TypedKernels<T> t{kernels,
+  const TypedKernels<T, SourceA, SourceB> t{kernels,
                           derive_block_sizes(machine, kernels.mr, kernels.nr, sizeof(T)),
                           kernels::CacheModel::current(),
                           kernels.narrow_columns[pipes - 1],
@@ -75,7 +97,7 @@ TypedKernels<T> make_gemm_kernels(Isa isa) {
         stderr,
         "ridge: %s %s gemm: MR=%d NR=%d MC=%lld (A in L%d) KC=%lld NC=%lld, narrow "
         "tiles %d columns (%d FMA pipe%s%s), skinny depth %d (%s)\n",
-        isa_name(isa), sizeof(T) == 4 ? "f32" : "f64", t.kernels.mr, t.kernels.nr,
+        t.kernels.isa, types_name<T, SourceA, SourceB>(), t.kernels.mr, t.kernels.nr,
         static_cast<long long>(t.blocks.mc), t.blocks.a_level, static_cast<long long>(t.blocks.kc),
         static_cast<long long>(t.blocks.nc), t.narrow_columns, pipes, pipes == 1 ? "" : "s",
         machine.measured_fma_per_cycle.contains(isa_name(isa)) ? ", measured" : "", t.skinny_depth,
@@ -107,5 +129,7 @@ template const BlockSizes& derive_tuned_blocks(Isa, const TypedKernels<double>&,
                                                const GemmTuning&);
 template TypedKernels<float> make_gemm_kernels(Isa);
 template TypedKernels<double> make_gemm_kernels(Isa);
+template TypedKernels<std::int32_t, std::int8_t, std::uint8_t> make_gemm_kernels(Isa);
+template TypedKernels<std::int32_t, std::int8_t, std::int8_t> make_gemm_kernels(Isa);
 
 }  // namespace ridge::gemm_detail

@@ -13,10 +13,11 @@
 
 namespace ridge::gemm_detail {
 
-// With the cache model the driver reads too, so that a call makes one lookup.
-template <class T>
+// With the cache model the driver reads too, so that a call makes one lookup. SourceA, SourceB:
+// as GemmKernels.
+template <class T, class SourceA = T, class SourceB = T>
 struct TypedKernels {
-  GemmKernels<T> kernels;
+  GemmKernels<T, SourceA, SourceB> kernels;
   BlockSizes blocks;
   kernels::CacheModel caches;
   int narrow_columns = 0;  // the narrow tiles for this machine's FMA pipes (DirectOptions)
@@ -34,17 +35,18 @@ int fma_pipes(const Machine& machine, Isa isa);
 int skinny_depth(const Machine& machine);
 
 // Builds the table of a supported ISA (dispatch.cpp).
-template <class T>
-TypedKernels<T> make_gemm_kernels(Isa isa);
+template <class T, class SourceA = T, class SourceB = T>
+TypedKernels<T, SourceA, SourceB> make_gemm_kernels(Isa isa);
 
 // Each ISA's table, built on first use; constant-initialized, so the lookup inlines to a load.
-template <class T>
-inline runtime::PerIsa<TypedKernels<T>> g_gemm_kernels{&make_gemm_kernels<T>};
+template <class T, class SourceA = T, class SourceB = T>
+inline runtime::PerIsa<TypedKernels<T, SourceA, SourceB>> g_gemm_kernels{
+    &make_gemm_kernels<T, SourceA, SourceB>};
 
 // The table of a supported ISA (the caller checks: building a table runs the ISA's code).
-template <class T>
-const TypedKernels<T>& gemm_kernels(Isa isa) {
-  return g_gemm_kernels<T>(isa);
+template <class T, class SourceA = T, class SourceB = T>
+const TypedKernels<T, SourceA, SourceB>& gemm_kernels(Isa isa) {
+  return g_gemm_kernels<T, SourceA, SourceB>(isa);
 }
 
 // The blocks of a tuning that changes them (GemmTuning::a_level, b_l1_ways, slab_depth), derived

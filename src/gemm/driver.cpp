@@ -158,8 +158,9 @@ struct Grid {
   std::int64_t rows = 0, cols = 0;  // per block
 };
 
-template <class T>
-Grid choose_grid(const GemmProblem<T>& p, int threads, int row_step, int nr) {
+template <class Problem>
+Grid choose_grid(const Problem& p, int threads, int row_step, int nr) {
+  using T = std::remove_cvref_t<decltype(*p.c)>;
   constexpr std::int64_t kLine = simd::kLineElements<T>;
   // Whether every column of C starts on a line, so that blocks of whole lines of rows meet on
   // line boundaries.
@@ -221,6 +222,33 @@ bool run_as_matrix_vector(const GemmProblem<T>& p) {
   }
   kernels::matrix_vector(v, incx, incy);
   return true;
+}
+
+// Runs path(block, work) on `threads` blocks of C (choose_grid), or on p itself when one, each
+// block with task_bytes(block) bytes of workspace of its own, all reserved before anything is
+// written.
+template <class Problem, class TaskBytes, class Path>
+void run_in_blocks(const Problem& p, int threads, int row_step, int nr,
+                   const TaskBytes& task_bytes, const Path& path) {
+  const auto reserve = [](std::size_t bytes) {
+    return bytes > 0 ? runtime::workspace(bytes) : nullptr;
+  };
+  if (threads == 1) {
+    path(p, reserve(task_bytes(p)));
+    return;
+  }
+  const Grid g = choose_grid(p, threads, row_step, nr);
+  // Blocks are at most g.rows x g.cols.
+  const std::size_t bytes =
+      task_bytes(p.block(0, std::min(g.rows, p.m), 0, std::min(g.cols, p.n)));
+  std::byte* work = reserve(g.tm * g.tn * bytes);
+  runtime::parallel_run_independent(g.tm * g.tn, [&](int task) {
+    const std::int64_t row0 = (task / g.tn) * g.rows;
+    const std::int64_t col0 = (task % g.tn) * g.cols;
+    if (row0 >= p.m || col0 >= p.n) return;
+    path(p.block(row0, std::min(g.rows, p.m - row0), col0, std::min(g.cols, p.n - col0)),
+         work + task * bytes);
+  });
 }
 
 }  // namespace
@@ -387,10 +415,6 @@ void run(const GemmProblem<T>& p) {
     return packed_workspace<T>(block.m, block.n, p.k, blocks, loops.mr, loops.nr, copy_ahead)
         .bytes();
   };
-  // Reserved for every thread before anything is written.
-  const auto reserve = [](std::size_t bytes) {
-    return bytes > 0 ? runtime::workspace(bytes) : nullptr;
-  };
   const auto path = [&](const GemmProblem<T>& block, std::byte* task_work) {
     if (dot) {
       vector->dot(block, dot_fetches_ahead, reinterpret_cast<T*>(task_work));
@@ -401,26 +425,39 @@ void run(const GemmProblem<T>& p) {
       loops.packed(block, blocks, packed_options, task_work);
     }
   };
-  const int threads = thread_count(fma);
-  if (threads == 1) {
-    path(p, reserve(task_bytes(p)));
+  run_in_blocks(p, thread_count(fma), loops.width, loops.nr, task_bytes, path);
+}
+
+// C = A B for int8 operands (alpha 1, beta 0): the packed path, on int16 pairs.
+template <class SourceB>
+void run(const GemmProblem<std::int32_t, std::int8_t, SourceB>& p) {
+  if (p.m == 0 || p.n == 0) return;
+  if (p.k == 0) {
+    for (std::int64_t j = 0; j < p.n; ++j) std::fill_n(p.c + j * p.ldc, p.m, 0);
     return;
   }
-  const Grid g = choose_grid(p, threads, loops.width, loops.nr);
-  // Blocks are at most g.rows x g.cols.
-  const std::size_t bytes =
-      task_bytes(p.block(0, std::min(g.rows, p.m), 0, std::min(g.cols, p.n)));
-  std::byte* work = reserve(g.tm * g.tn * bytes);
-  runtime::parallel_run_independent(g.tm * g.tn, [&](int task) {
-    const std::int64_t row0 = (task / g.tn) * g.rows;
-    const std::int64_t col0 = (task % g.tn) * g.cols;
-    if (row0 >= p.m || col0 >= p.n) return;
-    path(p.block(row0, std::min(g.rows, p.m - row0), col0, std::min(g.cols, p.n - col0)),
-         work + task * bytes);
-  });
+  const Isa isa = runtime::active_isa();
+  const TypedKernels<std::int32_t, std::int8_t, SourceB>& table =
+      gemm_kernels<std::int32_t, std::int8_t, SourceB>(isa);
+  const auto& loops = table.kernels;
+  const std::int64_t steps = ceil_div(p.k, loops.depth_group);
+  const PackedOptions options{false, table.fma_chains};
+  using Problem = GemmProblem<std::int32_t, std::int8_t, SourceB>;
+  run_in_blocks(
+      p, thread_count(p.m * p.n * steps), loops.width, loops.nr,
+      [&](const Problem& block) -> std::size_t {
+        return packed_workspace<std::int32_t>(block.m, block.n, steps, table.blocks, loops.mr,
+                                              loops.nr, false)
+            .bytes();
+      },
+      [&](const Problem& block, std::byte* work) {
+        loops.packed(block, table.blocks, options, work);
+      });
 }
 
 template void run<float>(const GemmProblem<float>&);
 template void run<double>(const GemmProblem<double>&);
+template void run(const GemmProblem<std::int32_t, std::int8_t, std::uint8_t>&);
+template void run(const GemmProblem<std::int32_t, std::int8_t, std::int8_t>&);
 
 }  // namespace ridge::gemm_detail

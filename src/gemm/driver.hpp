@@ -2,6 +2,8 @@
 // packed) and the threads, reserves the workspace, and splits C between the threads.
 #pragma once
 
+#include <cstdint>
+
 #include "kernels/problem.hpp"
 
 namespace ridge::gemm_detail {
@@ -13,5 +15,13 @@ void run(const kernels::GemmProblem<T>& p);
 
 extern template void run<float>(const kernels::GemmProblem<float>&);
 extern template void run<double>(const kernels::GemmProblem<double>&);
+
+// C = (A - a_zero)(B - b_zero) for int8 operands (A int8, B uint8 or int8), exact in int32
+// (modulo 2^32 past it); alpha and beta must be 1 and 0.
+template <class SourceB>
+void run(const kernels::GemmProblem<std::int32_t, std::int8_t, SourceB>& p);
+
+extern template void run(const kernels::GemmProblem<std::int32_t, std::int8_t, std::uint8_t>&);
+extern template void run(const kernels::GemmProblem<std::int32_t, std::int8_t, std::int8_t>&);
 
 }  // namespace ridge::gemm_detail

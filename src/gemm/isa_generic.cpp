@@ -2,6 +2,7 @@
 // simd/isa_unit.hpp).
 #include "gemm/loops.hpp"
 #include "simd/generic.hpp"
+#include "simd/generic_int16_pairs.hpp"
 
 namespace ridge::generic {
 
@@ -10,6 +11,20 @@ gemm_detail::GemmKernels<float> gemm_kernels(float) {
 }
 gemm_detail::GemmKernels<double> gemm_kernels(double) {
   return gemm_detail::make_gemm_kernels<simd::Generic<double>, kernels::kGenericTiles>();
+}
+
+// int8 operands as int16 pairs, on the float tile shape.
+gemm_detail::GemmKernels<std::int32_t, std::int8_t, std::uint8_t> gemm_kernels(std::int32_t,
+                                                                              std::int8_t,
+                                                                              std::uint8_t) {
+  return gemm_detail::make_gemm_kernels<simd::GenericInt16Pairs, kernels::kGenericTiles, std::int8_t,
+                                        std::uint8_t>();
+}
+gemm_detail::GemmKernels<std::int32_t, std::int8_t, std::int8_t> gemm_kernels(std::int32_t,
+                                                                             std::int8_t,
+                                                                             std::int8_t) {
+  return gemm_detail::make_gemm_kernels<simd::GenericInt16Pairs, kernels::kGenericTiles, std::int8_t,
+                                        std::int8_t>();
 }
 
 }  // namespace ridge::generic

@@ -124,35 +124,51 @@ WorkspaceParts<T> direct_workspace(const GemmProblem<T>& p, const DirectOptions&
   return {options.packs_a(p) ? mr * kc : 0, options.pack_b ? round_up(p.n, nr) * kc : 0};
 }
 
-template <class T>
+// SourceA, SourceB: the stored operands' types (kernels::GemmProblem); int8 ones have the packed
+// path only (direct is null).
+template <class T, class SourceA = T, class SourceB = T>
 struct GemmKernels {
+  using Problem = GemmProblem<T, SourceA, SourceB>;
   const char* isa = nullptr;
   int mr = 0;     // micro-tile rows (a multiple of the vector width)
   int nr = 0;     // micro-tile columns
   int width = 0;  // elements per vector
+  // Inner-dimension steps per lane of the packed operands: 1, or 2 for int16 pairs. The blocks
+  // (BlockSizes::kc, packed_workspace's k) count steps.
+  int depth_group = 1;
   // The narrow tiles' columns (DirectOptions::narrow_columns) for 1, 2, ... FMA pipes; nr: none.
   int narrow_columns[kernels::kMaxFmaPipes] = {};
   // The five-loop algorithm with packed A and B, on the calling thread; `work` holds
   // packed_workspace(m, n, k, blocks, mr, nr, options.copy_ahead).bytes().
-  void (*packed)(const GemmProblem<T>&, const BlockSizes&, const PackedOptions& options,
+  void (*packed)(const Problem&, const BlockSizes&, const PackedOptions& options,
                  std::byte* work) = nullptr;
   // The same micro-kernel with A read in place when it is column-contiguous (else packed one
   // MR-row slab at a time) and B in place unless options.pack_b, options.depth of the depth at a
   // time: for small and skinny problems. `work` holds direct_workspace(p, options, mr, nr).
-  void (*direct)(const GemmProblem<T>&, const DirectOptions&, std::byte* work) = nullptr;
+  void (*direct)(const Problem&, const DirectOptions&, std::byte* work) = nullptr;
 };
 
 }  // namespace ridge::gemm_detail
 
-// One entry point per ISA and type (the argument only picks the type), each defined in that ISA's
-// translation unit (isa_*.cpp).
+// One entry point per ISA and type (the arguments only pick the types), each defined in that
+// ISA's translation unit (isa_*.cpp). The int8 GEMM's (C int32, A int8, B uint8 or int8: the
+// internal problem's, whose A is the stored B) run on the generic and AVX2 paths; AVX-512 runs
+// AVX2's.
 namespace ridge::generic {
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<float> gemm_kernels(float);
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<double> gemm_kernels(double);
+RIDGE_ISA_ENTRY gemm_detail::GemmKernels<std::int32_t, std::int8_t, std::uint8_t> gemm_kernels(
+    std::int32_t, std::int8_t, std::uint8_t);
+RIDGE_ISA_ENTRY gemm_detail::GemmKernels<std::int32_t, std::int8_t, std::int8_t> gemm_kernels(
+    std::int32_t, std::int8_t, std::int8_t);
 }  // namespace ridge::generic
 namespace ridge::avx2 {
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<float> gemm_kernels(float);
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<double> gemm_kernels(double);
+RIDGE_ISA_ENTRY gemm_detail::GemmKernels<std::int32_t, std::int8_t, std::uint8_t> gemm_kernels(
+    std::int32_t, std::int8_t, std::uint8_t);
+RIDGE_ISA_ENTRY gemm_detail::GemmKernels<std::int32_t, std::int8_t, std::int8_t> gemm_kernels(
+    std::int32_t, std::int8_t, std::int8_t);
 }  // namespace ridge::avx2
 namespace ridge::avx512 {
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<float> gemm_kernels(float);

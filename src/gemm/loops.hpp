@@ -1,6 +1,8 @@
 // The GotoBLAS/BLIS loop nest around the micro-kernel, single-threaded (the driver hands each
 // thread its own block of C), and the direct path of small and skinny products. Instantiated per
-// ISA by make_gemm_kernels<V, Shape>() in the per-ISA translation units (gemm/isa_*.cpp).
+// ISA by make_gemm_kernels<V, Shape>() in the per-ISA translation units (gemm/isa_*.cpp): on the
+// float and double traits, and on traits of integer pairs (simd/*_int16_pairs.hpp) for int8
+// operands, which the packed path alone runs, its packing widening them (kernels/pack_pairs.hpp).
 #pragma once
 
 #include <algorithm>
@@ -14,13 +16,30 @@
 #include "kernels/epilogue_kernel_set.hpp"
 #include "kernels/microkernel.hpp"
 #include "kernels/pack.hpp"
+#include "kernels/pack_pairs.hpp"
 #include "kernels/tile_shapes.hpp"
 
 namespace ridge::gemm_detail {
 
-template <class V, kernels::TileShape Shape>
+// The inner-dimension steps a lane of V's operands holds: 1, or 2 for traits of pairs.
+template <class V>
+constexpr int depth_group() {
+  if constexpr (requires { V::depth_group; }) {
+    return V::depth_group;
+  } else {
+    return 1;
+  }
+}
+
+// SourceA, SourceB: the stored operands' types, V::scalar or int8 (V then of int16 pairs).
+template <class V, kernels::TileShape Shape, class SourceA = typename V::scalar,
+          class SourceB = SourceA>
 struct Loops {
   using T = typename V::scalar;
+  using Problem = GemmProblem<T, SourceA, SourceB>;
+  // Whether A and B are stored as the micro-kernel reads them (else each is widened as packed).
+  static constexpr bool kNative = std::is_same_v<SourceA, T> && std::is_same_v<SourceB, T>;
+  static constexpr int kDepthGroup = depth_group<V>();
   using PanelA = kernels::PanelA<T>;
   using TileC = kernels::TileC<T>;
   using PackedB = kernels::PackedB<V, Shape.nr>;
@@ -135,12 +154,40 @@ struct Loops {
     bool exists = false;
     std::int64_t ic = 0, pc = 0;
   };
-  static NextBlock next_block(const GemmProblem<T>& p, const BlockSizes& bs, std::int64_t depth,
+  static NextBlock next_block(const Problem& p, const BlockSizes& bs, std::int64_t depth,
                               std::int64_t jc, std::int64_t pc, std::int64_t ic) {
     if (ic + bs.mc < p.m) return {true, ic + bs.mc, pc};
     if (pc + depth < p.k) return {true, 0, pc + depth};
     if (jc + bs.nc < p.n) return {true, 0, 0};
     return {};
+  }
+
+  // The steps of a k-deep product: one per depth, or per kDepthGroup depths.
+  static constexpr std::int64_t depth_steps(std::int64_t k) {
+    return (k + kDepthGroup - 1) / kDepthGroup;
+  }
+
+  // Packs A's rows [i0, i0 + m) over depth steps [s0, s0 + steps) as pack_a does.
+  static void pack_a_block(const Problem& p, std::int64_t i0, std::int64_t m, std::int64_t s0,
+                           std::int64_t steps, T* dst) {
+    if constexpr (kNative) {
+      kernels::pack_a<V, MR>(m, steps, p.a + i0 * p.a_rs + s0 * p.a_cs, p.a_rs, p.a_cs, dst);
+    } else {
+      const std::int64_t p0 = s0 * kDepthGroup;
+      kernels::pack_pairs_a<V, MR>(m, std::min(steps * kDepthGroup, p.k - p0),
+                                p.a + i0 * p.a_rs + p0 * p.a_cs, p.a_rs, p.a_cs, p.a_zero, dst);
+    }
+  }
+  // Packs B's columns [j0, j0 + n) over depth steps [s0, s0 + steps) as pack_b does.
+  static void pack_b_block(const Problem& p, std::int64_t s0, std::int64_t steps, std::int64_t j0,
+                           std::int64_t n, T* dst) {
+    if constexpr (kNative) {
+      kernels::pack_b<V, NR>(steps, n, p.b + s0 * p.b_rs + j0 * p.b_cs, p.b_rs, p.b_cs, dst);
+    } else {
+      const std::int64_t p0 = s0 * kDepthGroup;
+      kernels::pack_pairs_b<NR>(std::min(steps * kDepthGroup, p.k - p0), n,
+                                p.b + p0 * p.b_rs + j0 * p.b_cs, p.b_rs, p.b_cs, p.b_zero, dst);
+    }
   }
 
   // options.copy_ahead (only for a column-contiguous A, which PackAInSteps reads a column at a
@@ -155,15 +202,19 @@ struct Loops {
   // row-major on 1 thread against NR-wide strips, alternated, three runs: sgemm M = 20 1.02-1.03x,
   // 32 1.00-1.03x (dgemm 1.03x, 1.02x); 2 threads and the shapes without such a strip (128 x 4096
   // x 4096, 512^3, 1000^3) within 1-2% either way.
-  static void packed(const GemmProblem<T>& p, const BlockSizes& model,
-                     const PackedOptions& options, std::byte* work) {
-    const bool copy_ahead = options.copy_ahead;
+  //
+  // Depths count in steps (depth_steps): KC steps a slice, every slice but the last starting
+  // on a whole step.
+  static void packed(const Problem& p, const BlockSizes& model, const PackedOptions& options,
+                     std::byte* work) {
+    const bool copy_ahead = kNative && options.copy_ahead;
     const int least_columns = strip_least_columns(options.fma_chains, false);
-    const PackedPlan plan = packed_plan(p.k, model, MR, NR, copy_ahead);
+    const std::int64_t steps = depth_steps(p.k);
+    const PackedPlan plan = packed_plan(steps, model, MR, NR, copy_ahead);
     const std::int64_t depth = plan.depth;
     const BlockSizes& bs = plan.blocks;
     const WorkspaceParts<T> parts =
-        packed_workspace<T>(p.m, p.n, p.k, model, MR, NR, copy_ahead);
+        packed_workspace<T>(p.m, p.n, steps, model, MR, NR, copy_ahead);
     T* const a_buffers[2] = {parts.a(work), parts.a(work) + parts.a_elements / 2};
     T* b_packed = parts.b(work);
     int current = 0;            // the buffer of the block being multiplied
@@ -173,34 +224,33 @@ struct Loops {
     for (std::int64_t jc = 0; jc < p.n; jc += bs.nc) {
       const std::int64_t nc = std::min(bs.nc, p.n - jc);
       // Loop 4: KC of the depth at a time; beta applies to the first slice only.
-      for (std::int64_t pc = 0; pc < p.k; pc += depth) {
-        const std::int64_t kc = std::min(depth, p.k - pc);
+      for (std::int64_t pc = 0; pc < steps; pc += depth) {
+        const std::int64_t kc = std::min(depth, steps - pc);
         const T beta = pc == 0 ? p.beta : T(1);
-        const kernels::Epilogue* epilogue = pc + kc == p.k ? p.epilogue : nullptr;
+        const kernels::Epilogue* epilogue = pc + kc == steps ? p.epilogue : nullptr;
         std::int64_t full_strips = 0;
         int n = 0;
         for (std::int64_t jr = 0, panel = 0; jr < nc; jr += n, ++panel) {
           n = strip_columns(nc - jr, least_columns);
           full_strips += n == NR;
-          kernels::pack_b<V, NR>(kc, n, p.b + pc * p.b_rs + (jc + jr) * p.b_cs, p.b_rs, p.b_cs,
-                                 b_packed + panel * kc * NR);
+          pack_b_block(p, pc, kc, jc + jr, n, b_packed + panel * kc * NR);
         }
         // Loop 3: MC rows at a time; the packed A block [mc/MR][kc][MR] lives in L2 or L3.
         for (std::int64_t ic = 0; ic < p.m; ic += bs.mc) {
           const std::int64_t mc = std::min(bs.mc, p.m - ic);
           T* a_packed = a_buffers[current];
-          if (!copied_ahead)
-            kernels::pack_a<V, MR>(mc, kc, p.a + ic * p.a_rs + pc * p.a_cs, p.a_rs, p.a_cs,
-                                   a_packed);
+          if (!copied_ahead) pack_a_block(p, ic, mc, pc, kc, a_packed);
           // The next block's copy, spread evenly over this block's full-width tiles.
           const NextBlock next = copy_ahead ? next_block(p, bs, depth, jc, pc, ic) : NextBlock{};
           PackANext copy;
           std::int64_t per_tile = 0;
-          if (next.exists) {
-            copy = PackANext(std::min(bs.mc, p.m - next.ic), std::min(depth, p.k - next.pc),
-                             p.a + next.ic + next.pc * p.a_cs, p.a_cs, a_buffers[current ^ 1]);
-            const std::int64_t tiles = full_strips * ((mc + MR - 1) / MR);
-            per_tile = tiles > 0 ? (copy.left + tiles - 1) / tiles : 0;
+          if constexpr (kNative) {
+            if (next.exists) {
+              copy = PackANext(std::min(bs.mc, p.m - next.ic), std::min(depth, p.k - next.pc),
+                               p.a + next.ic + next.pc * p.a_cs, p.a_cs, a_buffers[current ^ 1]);
+              const std::int64_t tiles = full_strips * ((mc + MR - 1) / MR);
+              per_tile = tiles > 0 ? (copy.left + tiles - 1) / tiles : 0;
+            }
           }
           // Loop 2: one NR-column micro-panel of B, reused from L1 by every tile below.
           for (std::int64_t jr = 0, panel = 0; jr < nc; jr += n, ++panel) {
@@ -223,9 +273,11 @@ struct Loops {
             }
           }
           copied_ahead = next.exists;
-          if (copied_ahead) {
-            copy.finish();
-            current ^= 1;
+          if constexpr (kNative) {
+            if (copied_ahead) {
+              copy.finish();
+              current ^= 1;
+            }
           }
         }
       }
@@ -366,17 +418,21 @@ struct Loops {
   }
 };
 
-template <class V, kernels::TileShape Shape>
-GemmKernels<typename V::scalar> make_gemm_kernels() {
-  using L = Loops<V, Shape>;
+template <class V, kernels::TileShape Shape, class SourceA = typename V::scalar,
+          class SourceB = SourceA>
+GemmKernels<typename V::scalar, SourceA, SourceB> make_gemm_kernels() {
+  using L = Loops<V, Shape, SourceA, SourceB>;
   static_assert(kernels::kMaxFmaPipes == 2);
-  return {.isa = V::name,
-          .mr = L::MR,
-          .nr = Shape.nr,
-          .width = V::width,
-          .narrow_columns = {L::template kNarrowColumns<1>, L::template kNarrowColumns<2>},
-          .packed = &L::packed,
-          .direct = &L::direct};
+  GemmKernels<typename V::scalar, SourceA, SourceB> k{
+      .isa = V::name,
+      .mr = L::MR,
+      .nr = Shape.nr,
+      .width = V::width,
+      .depth_group = L::kDepthGroup,
+      .narrow_columns = {L::template kNarrowColumns<1>, L::template kNarrowColumns<2>},
+      .packed = &L::packed};
+  if constexpr (L::kNative) k.direct = &L::direct;
+  return k;
 }
 
 }  // namespace ridge::gemm_detail

@@ -10,13 +10,15 @@ namespace ridge::kernels {
 
 // C = alpha * A * B + beta * C with C column-major (element (i, j) at c[i + j * ldc]) and A, B
 // given by element strides: A(i, p) = a[i * a_rs + p * a_cs], B(p, j) = b[p * b_rs + j * b_cs].
-template <class T>
+// A and B are stored as T, or as narrower integers (SourceA, SourceB: int8 GEMM) that the
+// packing widens, less their zero points, to the micro-kernel's operands.
+template <class T, class SourceA = T, class SourceB = T>
 struct GemmProblem {
   std::int64_t m = 0, n = 0, k = 0;
   T alpha = 1;
-  const T* a = nullptr;
+  const SourceA* a = nullptr;
   std::int64_t a_rs = 1, a_cs = 1;
-  const T* b = nullptr;
+  const SourceB* b = nullptr;
   std::int64_t b_rs = 1, b_cs = 1;
   T beta = 0;
   T* c = nullptr;
@@ -24,6 +26,8 @@ struct GemmProblem {
   // Applied to C once the product is in it (float only; its C is the whole problem's, so the
   // blocks share it).
   const Epilogue* epilogue = nullptr;
+  // Integer operands: the product is (A - a_zero)(B - b_zero), every element less its zero point.
+  std::int32_t a_zero = 0, b_zero = 0;
 
   // C (m x n) = alpha * A (m x k) * B (k x n) + beta * C with every operand given by element
   // strides along its rows and columns, C either column-major (c_rs == 1) or row-major

@@ -3,6 +3,7 @@
 // public API. install_and_build.sh checks that nothing libridge.so exports is missing here.
 #include <ridge/ridge.hpp>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -86,6 +87,21 @@ int main() {
                           ones.data(), 2) == 0 &&
             c[1] == 6.0f,
         "ridge_sgemm_fused");
+  {
+    // (A - 1)(B - 2) + 5 with A all 3 and B all 4, depth 2: 2 x 2 x 2 + 5 = 13.
+    const std::uint8_t au[4] = {3, 3, 3, 3};
+    const std::int8_t as[4] = {3, 3, 3, 3}, bs[4] = {4, 4, 4, 4};
+    const std::int32_t offset = 5;
+    std::int32_t ci[4] = {};
+    check(ridge_gemm_u8s8s32('N', 'N', 'F', 2, 2, 2, 1.0f, au, 2, 1, bs, 2, 2, 0.0f, ci, 2,
+                             &offset) == 0 &&
+              ci[3] == 13,
+          "ridge_gemm_u8s8s32");
+    check(ridge_gemm_s8s8s32('T', 'N', 'F', 2, 2, 2, 1.0f, as, 2, 1, bs, 2, 2, 1.0f, ci, 2,
+                             &offset) == 0 &&
+              ci[0] == 26,
+          "ridge_gemm_s8s8s32");
+  }
   ridge::gemv(1.0f, ridge::row_major<const float>(a.data(), 2, 2),
               ridge::vector<const float>(x.data(), 2), 0.0f, ridge::vector(y.data(), 2));
   ridge::gemv(1.0, ridge::row_major<const double>(ad.data(), 2, 2),

@@ -1,0 +1,83 @@
+// Packing of 8-bit integer operands for the int16-pair micro-kernels (simd/*_int16_pairs.hpp):
+// each element less its zero point, as int16, two depth steps to a 32-bit slot (the even step
+// in the lower half), in the micro-panel order of kernels/pack.hpp with the slot for the
+// element: a depth of k takes ceil(k / 2) steps, the last one's upper halves zero when k is odd,
+// and the rows or columns past the operand's are zero slots (a product of zero, whatever the
+// zero points).
+#pragma once
+
+#include <cstdint>
+
+namespace ridge::kernels {
+
+inline std::int32_t int16_pair(std::int32_t low, std::int32_t high) {
+  return static_cast<std::int32_t>(static_cast<std::uint16_t>(low) |
+                                   static_cast<std::uint32_t>(static_cast<std::uint16_t>(high))
+                                       << 16);
+}
+
+// A block rows [0, m) x depth [0, k), element (i, p) at a[i * rs + p * cs], into ceil(m / MR)
+// micro-panels of ceil(k / 2) steps, each [steps][MR]: dst[panel * steps * MR + s * MR + i].
+template <class V, int MR, class S>
+void pack_pairs_a(std::int64_t m, std::int64_t k, const S* a, std::int64_t rs, std::int64_t cs,
+                  std::int32_t zero, std::int32_t* dst) {
+  constexpr int kRowsAtOnce = 2 * V::width;
+  static_assert(MR % kRowsAtOnce == 0);
+  const std::int64_t steps = (k + 1) / 2, pairs = k / 2;
+  const std::int64_t full_rows = rs == 1 ? m / MR * MR : 0;
+  if (full_rows > 0) {
+    // Column-contiguous A (the weights of x W, row-major W): depth outermost, so that each
+    // column's rows are one sequential run, kColumns columns at a time (as pack_a, whose
+    // measurements say why), each pair of columns widened 2 x V::width rows at a time.
+    constexpr std::int64_t kColumns = 8;
+    for (std::int64_t s0 = 0; s0 < pairs; s0 += kColumns / 2) {
+      const std::int64_t s_end = s0 + kColumns / 2 < pairs ? s0 + kColumns / 2 : pairs;
+      for (std::int64_t i0 = 0; i0 < full_rows; i0 += MR)
+        for (std::int64_t s = s0; s < s_end; ++s) {
+          const S* even = a + i0 + 2 * s * cs;
+          std::int32_t* slots = dst + i0 * steps + s * MR;
+          for (int i = 0; i < MR; i += kRowsAtOnce)
+            V::store_pairs(even + i, even + cs + i, zero, slots + i);
+        }
+    }
+  }
+  for (std::int64_t i0 = 0; i0 < m; i0 += MR) {
+    const int rows = static_cast<int>(m - i0 < MR ? m - i0 : MR);
+    std::int32_t* panel = dst + i0 * steps;
+    // The steps the loop above did not pack: all of a panel's, or a last odd depth's.
+    for (std::int64_t s = i0 < full_rows ? pairs : 0; s < steps; ++s) {
+      const S* even = a + i0 * rs + 2 * s * cs;
+      std::int32_t* slots = panel + s * MR;
+      if (2 * s + 1 < k) {
+        const S* odd = even + cs;
+        for (int i = 0; i < rows; ++i)
+          slots[i] = int16_pair(even[i * rs] - zero, odd[i * rs] - zero);
+      } else {
+        for (int i = 0; i < rows; ++i) slots[i] = int16_pair(even[i * rs] - zero, 0);
+      }
+      for (int i = rows; i < MR; ++i) slots[i] = 0;
+    }
+  }
+}
+
+// B block depth [0, k) x columns [0, n), element (p, j) at b[p * rs + j * cs], into
+// ceil(n / NR) micro-panels of ceil(k / 2) steps, each [steps][NR]: dst[panel * steps * NR +
+// s * NR + j]. Column by column: with rs == 1 (x of x W, row-major x) each is one run.
+template <int NR, class S>
+void pack_pairs_b(std::int64_t k, std::int64_t n, const S* b, std::int64_t rs, std::int64_t cs,
+                  std::int32_t zero, std::int32_t* dst) {
+  const std::int64_t steps = (k + 1) / 2, pairs = k / 2;
+  for (std::int64_t j0 = 0; j0 < n; j0 += NR, dst += steps * NR) {
+    const int cols = static_cast<int>(n - j0 < NR ? n - j0 : NR);
+    for (int j = 0; j < cols; ++j) {
+      const S* col = b + (j0 + j) * cs;
+      for (std::int64_t s = 0; s < pairs; ++s)
+        dst[s * NR + j] = int16_pair(col[2 * s * rs] - zero, col[(2 * s + 1) * rs] - zero);
+      if (pairs < steps) dst[pairs * NR + j] = int16_pair(col[2 * pairs * rs] - zero, 0);
+    }
+    for (int j = cols; j < NR; ++j)
+      for (std::int64_t s = 0; s < steps; ++s) dst[s * NR + j] = 0;
+  }
+}
+
+}  // namespace ridge::kernels

@@ -1,0 +1,293 @@
+// The int8 GEMM (ridge_gemm_u8s8s32, ridge_gemm_s8s8s32) against 64-bit integer arithmetic:
+// the packed loops of every ISA path across every block boundary with zero points and odd
+// depths; the C API over every transposition, offset kind, padded leading dimensions, the
+// extreme operands (all 255 against all -128, which VPMADDUBSW's int16 pair sums cannot hold),
+// depths past any int16 sum, alpha and beta with their rounding and saturation; thread counts;
+// and each bad argument, with C untouched.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <set>
+#include <type_traits>
+#include <vector>
+
+#include "gemm/dispatch.hpp"
+#include "ridge/ridge.h"
+#include "support/isa_paths.hpp"
+
+namespace ridge::test {
+namespace {
+
+// Uniform 8-bit values of type S, or one value everywhere (fill).
+template <class S>
+std::vector<S> random_bytes(std::size_t count, std::mt19937& rng) {
+  std::vector<S> v(std::max<std::size_t>(1, count));
+  std::uniform_int_distribution<int> d(std::is_signed_v<S> ? -128 : 0,
+                                       std::is_signed_v<S> ? 127 : 255);
+  for (S& x : v) x = static_cast<S>(d(rng));
+  return v;
+}
+
+// The packed path of each ISA on the internal problem (column-major C, A int8, B SourceB), with
+// blocks small enough that modest shapes cross MC, KC (in pairs of depths) and NC and their
+// remainders, against sum((A - a_zero)(B - b_zero)) in 64-bit integers.
+template <class SourceB>
+void sweep_packed(Isa isa) {
+  const auto& kernels = gemm_detail::gemm_kernels<std::int32_t, std::int8_t, SourceB>(isa).kernels;
+  ASSERT_EQ(kernels.direct, nullptr);
+  ASSERT_EQ(kernels.depth_group, 2);
+  const int mr = kernels.mr, nr = kernels.nr;
+  const gemm_detail::BlockSizes small{2 * mr, 4, 3 * nr, 0};
+  const std::set<int> ms = {1, mr - 1, mr, mr + 1, 2 * mr + 3, 5 * mr + 3};
+  const std::set<int> ns = {1, nr - 1, nr + 1, 3 * nr + 2, 7 * nr + 5};
+  std::mt19937 rng(7);
+  int index = 0;
+  for (int m : ms)
+    for (int n : ns)
+      for (int k : {1, 2, 7, 8, 9, 17})
+        for (bool a_rows : {false, true})     // A column- or row-contiguous
+          for (bool b_rows : {false, true}) {  // B likewise
+            ++index;
+            const std::int64_t lda = (a_rows ? k : m) + 3, ldb = (b_rows ? n : k) + 2,
+                               ldc = m + 1;
+            const auto a = random_bytes<std::int8_t>((a_rows ? m : k) * lda, rng);
+            const auto b = random_bytes<SourceB>((b_rows ? k : n) * ldb, rng);
+            std::vector<std::int32_t> c(n * ldc, 12345);
+            kernels::GemmProblem<std::int32_t, std::int8_t, SourceB> p;
+            p.m = m, p.n = n, p.k = k;
+            p.a = a.data(), p.a_rs = a_rows ? lda : 1, p.a_cs = a_rows ? 1 : lda;
+            p.b = b.data(), p.b_rs = b_rows ? ldb : 1, p.b_cs = b_rows ? 1 : ldb;
+            p.a_zero = index % 3 == 0 ? 0 : -128 + index % 256;
+            p.b_zero = index % 2 == 0 ? 0 : index % 256 - (std::is_signed_v<SourceB> ? 128 : 0);
+            p.c = c.data(), p.ldc = ldc;
+            std::vector<std::byte> work(
+                gemm_detail::packed_workspace<std::int32_t>(m, n, (k + 1) / 2, small, mr, nr,
+                                                            false)
+                    .bytes());
+            kernels.packed(p, small, {false, 2 * (index % 7)}, work.data());
+            for (std::int64_t j = 0; j < n; ++j) {
+              for (std::int64_t i = 0; i < m; ++i) {
+                std::int64_t want = 0;
+                for (std::int64_t q = 0; q < k; ++q)
+                  want += (std::int64_t{a[i * p.a_rs + q * p.a_cs]} - p.a_zero) *
+                          (std::int64_t{b[q * p.b_rs + j * p.b_cs]} - p.b_zero);
+                ASSERT_EQ(c[i + j * ldc], want)
+                    << m << "x" << n << "x" << k << " (" << i << ", " << j << "), A "
+                    << (a_rows ? "row" : "column") << "-contiguous, B "
+                    << (b_rows ? "row" : "column") << "-contiguous, zeros " << p.a_zero << ", "
+                    << p.b_zero;
+              }
+              ASSERT_EQ(c[m + j * ldc], 12345) << "padding below column " << j;
+            }
+          }
+}
+
+class GemmInt8Loops : public ::testing::TestWithParam<Isa> {};
+
+TEST_P(GemmInt8Loops, PackedPathIsExactAcrossEveryBlockBoundary) {
+  RIDGE_SKIP_UNLESS_SUPPORTED(GetParam());
+  sweep_packed<std::uint8_t>(GetParam());
+  sweep_packed<std::int8_t>(GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(Isa, GemmInt8Loops, ::testing::ValuesIn(kAllIsas), isa_test_name);
+
+// One call of the C API on random (or constant) operands, checked against the reference.
+template <class SourceA>
+struct Case {
+  std::int64_t m = 1, n = 1, k = 1;
+  bool trans_a = false, trans_b = false;
+  char offset = 'F';
+  float alpha = 1, beta = 0;
+  SourceA ao = 0;
+  std::int8_t bo = 0;
+  int pad = 0;  // leading dimensions past the extent
+};
+
+template <class SourceA>
+int call(char ta, char tb, char oc, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,
+         const SourceA* a, std::int64_t lda, SourceA ao, const std::int8_t* b, std::int64_t ldb,
+         std::int8_t bo, float beta, std::int32_t* c, std::int64_t ldc, const std::int32_t* co) {
+  if constexpr (std::is_same_v<SourceA, std::uint8_t>) {
+    return ridge_gemm_u8s8s32(ta, tb, oc, m, n, k, alpha, a, lda, ao, b, ldb, bo, beta, c, ldc,
+                              co);
+  } else {
+    return ridge_gemm_s8s8s32(ta, tb, oc, m, n, k, alpha, a, lda, ao, b, ldb, bo, beta, c, ldc,
+                              co);
+  }
+}
+
+// oneDNN's reference semantics: the exact sum, then alpha sum + beta C + offset in double,
+// saturated to int32 and rounded to nearest even.
+std::int32_t finish(std::int64_t sum, float alpha, float beta, std::int32_t c, std::int32_t co) {
+  const double v = double{alpha} * static_cast<double>(sum) +
+                   (beta == 0 ? 0.0 : double{beta} * c) + co;
+  return static_cast<std::int32_t>(std::nearbyint(std::clamp(v, -2147483648.0, 2147483647.0)));
+}
+
+template <class SourceA>
+void check(const Case<SourceA>& x, const std::vector<SourceA>& a, const std::vector<std::int8_t>& b,
+           std::mt19937& rng) {
+  const std::int64_t lda = std::max<std::int64_t>(1, x.trans_a ? x.m : x.k) + x.pad,
+                     ldb = std::max<std::int64_t>(1, x.trans_b ? x.k : x.n) + x.pad,
+                     ldc = std::max<std::int64_t>(1, x.n) + x.pad;
+  std::vector<std::int32_t> c(std::max<std::int64_t>(1, x.m * ldc));
+  std::uniform_int_distribution<int> small(-1000, 1000);
+  for (std::int32_t& v : c) v = small(rng);
+  const std::vector<std::int32_t> before = c;
+  std::vector<std::int32_t> co(std::max<std::int64_t>({1, x.m, x.n}));
+  for (std::int32_t& v : co) v = small(rng);
+  ASSERT_EQ(call<SourceA>(x.trans_a ? 'T' : 'n', x.trans_b ? 't' : 'N', x.offset, x.m, x.n, x.k,
+                          x.alpha, a.data(), lda, x.ao, b.data(), ldb, x.bo, x.beta, c.data(), ldc,
+                          co.data()),
+            0);
+  for (std::int64_t i = 0; i < x.m; ++i) {
+    for (std::int64_t j = 0; j < x.n; ++j) {
+      std::int64_t sum = 0;
+      for (std::int64_t p = 0; p < x.k; ++p)
+        sum += (std::int64_t{x.trans_a ? a[p * lda + i] : a[i * lda + p]} - x.ao) *
+               (std::int64_t{x.trans_b ? b[j * ldb + p] : b[p * ldb + j]} - x.bo);
+      const std::int32_t o = co[x.offset == 'R' ? j : x.offset == 'C' ? i : 0];
+      ASSERT_EQ(c[i * ldc + j], finish(sum, x.alpha, x.beta, before[i * ldc + j], o))
+          << x.m << "x" << x.n << "x" << x.k << " (" << i << ", " << j << "), trans "
+          << x.trans_a << x.trans_b << ", offset " << x.offset << ", alpha " << x.alpha
+          << ", beta " << x.beta << ", zeros " << int{x.ao} << ", " << int{x.bo};
+    }
+    for (std::int64_t j = x.n; j < ldc; ++j)
+      ASSERT_EQ(c[i * ldc + j], before[i * ldc + j]) << "padding of row " << i;
+  }
+}
+
+template <class SourceA>
+void sweep_api() {
+  std::mt19937 rng(11);
+  const std::int64_t sizes[] = {1, 2, 7, 8, 15, 16, 17, 31, 47, 97};
+  int index = 0;
+  for (std::int64_t m : sizes)
+    for (std::int64_t n : {std::int64_t{1}, std::int64_t{6}, std::int64_t{13}, std::int64_t{50}})
+      for (std::int64_t k : {std::int64_t{1}, std::int64_t{2}, std::int64_t{3}, std::int64_t{64},
+                             std::int64_t{251}}) {
+        ++index;
+        Case<SourceA> x;
+        x.m = m, x.n = n, x.k = k;
+        x.trans_a = index % 2 == 1;
+        x.trans_b = index % 4 >= 2;
+        x.offset = "FCR"[index % 3];
+        const float alphas[] = {1, 1, 0.5f, -1.25f, 0};
+        const float betas[] = {0, 1, 2, 0, -0.5f};
+        x.alpha = alphas[index % 5];
+        x.beta = betas[(index / 5) % 5];
+        x.ao = static_cast<SourceA>(index * 37);
+        x.bo = static_cast<std::int8_t>(index * 53);
+        x.pad = index % 3;
+        const auto a = random_bytes<SourceA>((x.trans_a ? k : m) * (x.trans_a ? m : k) +
+                                                 (x.trans_a ? k : m) * x.pad,
+                                             rng);
+        const auto b = random_bytes<std::int8_t>((x.trans_b ? n : k) * (x.trans_b ? k : n) +
+                                                     (x.trans_b ? n : k) * x.pad,
+                                                 rng);
+        check(x, a, b, rng);
+      }
+}
+
+TEST(GemmInt8, U8S8MatchesIntegerReference) { sweep_api<std::uint8_t>(); }
+TEST(GemmInt8, S8S8MatchesIntegerReference) { sweep_api<std::int8_t>(); }
+
+// All 255 against all -128 (and the other corners), zero points 0 and at the far end, at depths
+// where an int16 sum of products would long have saturated: 255 x 128 x 2 already does not fit.
+TEST(GemmInt8, ExtremeOperandsStayExact) {
+  std::mt19937 rng(3);
+  for (std::int64_t k : {2, 33, 1001, 4099}) {
+    for (int corner = 0; corner < 4; ++corner) {
+      Case<std::uint8_t> x;
+      x.m = 19, x.n = 23, x.k = k;
+      x.ao = corner % 2 == 0 ? 0 : 255;
+      x.bo = corner < 2 ? 0 : 127;
+      // Each product 255 x -128 = -32640, or with both zero points -255 x -255 = 65025.
+      const std::vector<std::uint8_t> a(x.m * x.k, x.ao == 0 ? 255 : 0);
+      const std::vector<std::int8_t> b(x.k * x.n, -128);
+      check(x, a, b, rng);
+      Case<std::int8_t> y;
+      y.m = 19, y.n = 23, y.k = k;
+      y.ao = corner % 2 == 0 ? 0 : 127;
+      y.bo = corner < 2 ? 0 : 127;
+      const std::vector<std::int8_t> as(y.m * y.k, -128), bs(y.k * y.n, -128);
+      check(y, as, bs, rng);
+    }
+  }
+}
+
+// alpha and beta past int32: the result saturates instead of wrapping; a half rounds to even.
+TEST(GemmInt8, SaturatesAndRoundsAsTheReference) {
+  std::mt19937 rng(4);
+  const std::vector<std::uint8_t> a(3 * 5, 255);
+  const std::vector<std::int8_t> b(5 * 4, 127);
+  for (float alpha : {1e6f, -1e6f, 0.5f, 1.5f, -2.5f}) {
+    Case<std::uint8_t> x;
+    x.m = 3, x.n = 4, x.k = 5;
+    x.alpha = alpha;
+    check(x, a, b, rng);
+  }
+  std::int32_t c[1] = {2147483000};
+  const std::int32_t co = 1000;
+  const std::uint8_t one = 1;
+  const std::int8_t b_one = 1;
+  ASSERT_EQ(ridge_gemm_u8s8s32('N', 'N', 'F', 1, 1, 1, 1.0f, &one, 1, 0, &b_one, 1, 0, 1.0f, c, 1,
+                               &co),
+            0);
+  EXPECT_EQ(c[0], 2147483647);
+}
+
+TEST(GemmInt8, EveryThreadCountGivesTheSameC) {
+  std::mt19937 rng(9);
+  const std::int64_t m = 130, n = 517, k = 301;
+  const auto a = random_bytes<std::uint8_t>(m * k, rng);
+  const auto b = random_bytes<std::int8_t>(k * n, rng);
+  const std::int32_t co = 0;
+  std::vector<std::int32_t> one(m * n), two(m * n);
+  const int threads = ridge_get_num_threads();
+  ridge_set_num_threads(1);
+  ASSERT_EQ(ridge_gemm_u8s8s32('N', 'N', 'F', m, n, k, 1.0f, a.data(), k, 3, b.data(), n, -7,
+                               0.0f, one.data(), n, &co),
+            0);
+  ridge_set_num_threads(2);
+  ASSERT_EQ(ridge_gemm_u8s8s32('N', 'N', 'F', m, n, k, 1.0f, a.data(), k, 3, b.data(), n, -7,
+                               0.0f, two.data(), n, &co),
+            0);
+  ridge_set_num_threads(threads);
+  EXPECT_EQ(one, two);
+}
+
+TEST(GemmInt8, ReportsEachBadArgumentLeavingCUntouched) {
+  const std::vector<std::uint8_t> a(6, 1);
+  const std::vector<std::int8_t> b(6, 1);
+  std::vector<std::int32_t> c(4, 7);
+  const std::int32_t co = 0;
+  const auto run = [&](char ta, char tb, char oc, std::int64_t m, std::int64_t k, std::int64_t lda,
+                       float alpha, const std::uint8_t* a_data, const std::int32_t* co_data) {
+    return ridge_gemm_u8s8s32(ta, tb, oc, m, 2, k, alpha, a_data, lda, 0, b.data(), 2, 0, 0.0f,
+                              c.data(), 2, co_data);
+  };
+  EXPECT_EQ(run('X', 'N', 'F', 2, 3, 3, 1, a.data(), &co), RIDGE_ERROR_BAD_ARGUMENT);
+  EXPECT_EQ(run('N', 'C', 'F', 2, 3, 3, 1, a.data(), &co), RIDGE_ERROR_BAD_ARGUMENT);
+  EXPECT_EQ(run('N', 'N', 'Z', 2, 3, 3, 1, a.data(), &co), RIDGE_ERROR_BAD_ARGUMENT);
+  EXPECT_EQ(run('N', 'N', 'F', 2, 3, 3, NAN, a.data(), &co), RIDGE_ERROR_BAD_ARGUMENT);
+  EXPECT_EQ(run('N', 'N', 'F', -1, 3, 3, 1, a.data(), &co), RIDGE_ERROR_BAD_SIZE);
+  EXPECT_EQ(run('N', 'N', 'F', 2, 3, 2, 1, a.data(), &co), RIDGE_ERROR_BAD_SIZE);  // lda < k
+  EXPECT_EQ(run('T', 'N', 'F', 2, 3, 1, 1, a.data(), &co), RIDGE_ERROR_BAD_SIZE);  // lda < m
+  EXPECT_EQ(run('N', 'N', 'F', 2, 3, 3, 1, nullptr, &co), RIDGE_ERROR_NULL_POINTER);
+  EXPECT_EQ(run('N', 'N', 'F', 2, 3, 3, 1, a.data(), nullptr), RIDGE_ERROR_NULL_POINTER);
+  EXPECT_EQ(ridge_gemm_s8s8s32('N', 'N', 'F', 2, 2, 3, 1.0f, nullptr, 3, 0, b.data(), 2, 0, 0.0f,
+                               c.data(), 1, &co),
+            RIDGE_ERROR_BAD_SIZE);  // ldc < n
+  EXPECT_EQ(c, std::vector<std::int32_t>(4, 7));
+  // Nothing to compute: no pointer is read.
+  EXPECT_EQ(run('N', 'N', 'F', 0, 3, 3, 1, nullptr, nullptr), 0);
+}
+
+}  // namespace
+}  // namespace ridge::test
