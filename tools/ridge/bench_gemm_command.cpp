@@ -1,16 +1,20 @@
 // `ridge bench gemm`: GFLOP/s of ridge's GEMM over a shape sweep, as a fraction of the measured
-// FMA peak, alternating each timed run with the peer libraries named by --vs.
+// FMA peak, alternating each timed run with the peer libraries named by --vs; for int8 operands
+// GOP/s against oneDNN's int8 GEMM and ridge's own sgemm.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <random>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "bench_common.hpp"
 #include "commands.hpp"
 #include "peer_library.hpp"
+#include "ridge/ridge.h"
 #include "ridge/ridge.hpp"
 #include "ridge/probe.hpp"
 #include "timing.hpp"
@@ -42,7 +46,7 @@ struct Options {
   std::string dtype = "f32";
   std::string op = "nn";  // op(A), op(B): n or t each
   std::vector<std::string> epilogue;  // operation names, in order
-  std::vector<std::string> variants;  // --vs unfused, --vs plain: ridge run otherwise
+  std::vector<std::string> variants;  // --vs unfused, plain, sgemm: ridge run otherwise
   int threads = 0;
   int runs = 7;
   PeerOptions peers;
@@ -197,13 +201,104 @@ void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& pe
   columns.print_means();
 }
 
+// int8 operands (A uint8 or int8, B int8, C int32; no zero points or offsets): ridge's exact
+// int8 GEMM against the peers' (oneDNN's dnnl_gemm_u8s8s32 / s8s8s32, which may saturate where
+// the CPU lacks VNNI) and, as --vs sgemm, ridge's own sgemm on the same shape in float.
+template <class SourceA>
+void bench_int8(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& peers) {
+  constexpr bool kUnsigned = std::is_same_v<SourceA, std::uint8_t>;
+  const std::vector<Shape> shapes = shapes_from(o.shapes);
+  const bool trans_a = o.op[0] == 't', trans_b = o.op[1] == 't';
+  std::printf("ridge bench gemm: %s (C int32), row-major %c%c, %d thread%s, isa %s, median of %d "
+              "runs, GOP/s (2 M N K a call)\n",
+              o.dtype.c_str(), trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', o.threads,
+              o.threads == 1 ? "" : "s", isa_name(active_isa()), o.runs);
+  std::printf("%-18s %9s %7s", "M x N x K", "ridge", "spread");
+  PeerColumns columns(peers, o.variants);
+  columns.print_heading();
+  std::printf("\n");
+
+  std::mt19937 rng(42);
+  for (const Shape& s : shapes) {
+    const auto bytes = [](std::int64_t count) {
+      return static_cast<std::size_t>(std::max<std::int64_t>(1, count));
+    };
+    std::vector<SourceA> a(bytes(s.m * s.k));
+    std::vector<std::int8_t> b(bytes(s.k * s.n));
+    std::uniform_int_distribution<int> value(-128, 127);
+    for (SourceA& x : a) x = static_cast<SourceA>(value(rng));
+    for (std::int8_t& x : b) x = static_cast<std::int8_t>(value(rng));
+    std::vector<std::int32_t> c(bytes(s.m * s.n));
+    const std::int64_t lda = std::max<std::int64_t>(1, trans_a ? s.m : s.k),
+                       ldb = std::max<std::int64_t>(1, trans_b ? s.k : s.n),
+                       ldc = std::max<std::int64_t>(1, s.n);
+    const char ta = trans_a ? 'T' : 'N', tb = trans_b ? 'T' : 'N';
+    const std::int32_t no_offset = 0;
+    std::vector<Contender> contenders;
+    contenders.push_back({"ridge", [&] {
+                            int status = 0;
+                            if constexpr (kUnsigned) {
+                              status = ridge_gemm_u8s8s32(ta, tb, 'F', s.m, s.n, s.k, 1.0f,
+                                                          a.data(), lda, 0, b.data(), ldb, 0,
+                                                          0.0f, c.data(), ldc, &no_offset);
+                            } else {
+                              status = ridge_gemm_s8s8s32(ta, tb, 'F', s.m, s.n, s.k, 1.0f,
+                                                          a.data(), lda, 0, b.data(), ldb, 0,
+                                                          0.0f, c.data(), ldc, &no_offset);
+                            }
+                            if (status != 0) throw std::runtime_error("ridge's int8 GEMM failed");
+                          }, {}});
+    for (const auto& p : peers) {
+      PeerLibrary* peer = p.get();
+      if (kUnsigned ? !peer->has_gemm_u8s8s32() : !peer->has_gemm_s8s8s32()) {
+        contenders.push_back({peer->name(), nullptr, {}});
+        continue;
+      }
+      contenders.push_back({peer->name(), [&, peer] {
+                              peer->gemm_int8(trans_a, trans_b, s.m, s.n, s.k, a.data(), lda,
+                                              b.data(), ldb, c.data(), ldc);
+                            }, {}});
+    }
+    std::vector<float> af, bf, cf;
+    if (!o.variants.empty()) {  // --vs sgemm: the same values in float
+      af.assign(a.begin(), a.end());
+      bf.assign(b.begin(), b.end());
+      cf.resize(c.size());
+      MatrixView<const float> a_view = row_major<const float>(
+          af.data(), trans_a ? s.k : s.m, trans_a ? s.m : s.k, lda);
+      MatrixView<const float> b_view = row_major<const float>(
+          bf.data(), trans_b ? s.n : s.k, trans_b ? s.k : s.n, ldb);
+      if (trans_a) a_view = a_view.transposed();
+      if (trans_b) b_view = b_view.transposed();
+      contenders.push_back({"sgemm", [&, a_view, b_view] {
+                              gemm(1.0f, a_view, b_view, 0.0f,
+                                   row_major<float>(cf.data(), s.m, s.n, ldc));
+                            }, {}});
+    }
+    time_alternately(contenders, 2.0 * s.m * s.n * s.k, o.runs);
+
+    const Summary mine = summarize(contenders[0].rates);
+    char shape[64];
+    std::snprintf(shape, sizeof(shape), "%lldx%lldx%lld", static_cast<long long>(s.m),
+                  static_cast<long long>(s.n), static_cast<long long>(s.k));
+    std::printf("%-18s %9.1f %6.1f%%", shape, mine.median, 100 * mine.spread());
+    const double best_peer = columns.print_row(contenders);
+    columns.print_vs_best(mine.median, best_peer);
+    std::printf("\n");
+    std::fflush(stdout);
+  }
+  columns.print_means();
+}
+
 }  // namespace
 
 void add_bench_gemm_command(CLI::App& bench_app) {
   CLI::App* cmd = bench_app.add_subcommand("gemm", "GEMM GFLOP/s over a shape sweep");
   static Options o;
   cmd->add_option("--shapes", o.shapes, "Comma-separated MxNxK list (default: the standard sweep of 17 shapes)");
-  add_blas_dtype(*cmd, o.dtype);
+  cmd->add_option("--dtype", o.dtype,
+                  "f32, f64, or int8 with C in int32: u8s8 (A uint8, B int8) or s8s8")
+      ->check(CLI::IsMember({"f32", "f64", "u8s8", "s8s8"}));
   cmd->add_option("--op", o.op, "Transpositions of A and B (row-major storage): nn, nt, tn or tt")
       ->check(CLI::IsMember({"nn", "nt", "tn", "tt"}));
   cmd->add_option("--epilogue", o.epilogue,
@@ -216,20 +311,30 @@ void add_bench_gemm_command(CLI::App& bench_app) {
   add_threads_and_runs(*cmd, o.threads, o.runs);
   add_peer_libraries(*cmd, o.peers);
   cmd->callback([] {
-    // "--vs unfused" and "--vs plain" are ridge itself run otherwise, no library to load.
-    for (const char* variant : {"unfused", "plain"}) {
+    // "--vs unfused", "--vs plain" and "--vs sgemm" are ridge itself run otherwise, no library
+    // to load.
+    const bool int8 = o.dtype == "u8s8" || o.dtype == "s8s8";
+    for (const char* variant : {"unfused", "plain", "sgemm"}) {
       const auto spec = std::find(o.peers.specs.begin(), o.peers.specs.end(), variant);
       if (spec == o.peers.specs.end()) continue;
       o.peers.specs.erase(spec);
       o.variants.push_back(variant);
-      if (o.epilogue.empty())
+      if (variant == std::string("sgemm") && !int8)
+        throw CLI::ValidationError("--vs sgemm", "is for --dtype u8s8 or s8s8");
+      if (variant != std::string("sgemm") && o.epilogue.empty())
         throw CLI::ValidationError(std::string("--vs ") + variant, "needs an --epilogue");
     }
     if (!o.epilogue.empty() && o.dtype != "f32")
       throw CLI::ValidationError("--epilogue", "epilogues are for --dtype f32");
     const std::vector<std::unique_ptr<PeerLibrary>> peers =
         set_up_threads_and_peers(o.threads, o.peers);
-    with_dtype(o.dtype, [&]<class T>() { bench<T>(o, peers); });
+    if (o.dtype == "u8s8") {
+      bench_int8<std::uint8_t>(o, peers);
+    } else if (o.dtype == "s8s8") {
+      bench_int8<std::int8_t>(o, peers);
+    } else {
+      with_dtype(o.dtype, [&]<class T>() { bench<T>(o, peers); });
+    }
   });
 }
 

@@ -74,6 +74,11 @@ std::unique_ptr<PeerLibrary> PeerLibrary::load(const std::string& spec, int thre
   peer->sgemv_ = reinterpret_cast<CblasSgemv>(dlsym(handle, "cblas_sgemv"));
   peer->dgemv_ = reinterpret_cast<CblasDgemv>(dlsym(handle, "cblas_dgemv"));
   peer->is_ridge_ = dlsym(handle, "ridge_version") != nullptr;
+  const char* prefix = peer->is_ridge_ ? "ridge_gemm_" : "dnnl_gemm_";
+  peer->gemm_u8s8s32_ = reinterpret_cast<GemmInt8<std::uint8_t>>(
+      dlsym(handle, (std::string(prefix) + "u8s8s32").c_str()));
+  peer->gemm_s8s8s32_ = reinterpret_cast<GemmInt8<std::int8_t>>(
+      dlsym(handle, (std::string(prefix) + "s8s8s32").c_str()));
   if (peer->sgemm_ == nullptr)
     peer->dnnl_sgemm_ = reinterpret_cast<DnnlSgemm>(dlsym(handle, "dnnl_sgemm"));
   if (!peer->has_sgemm() && !peer->has_dgemm())
@@ -151,6 +156,34 @@ void PeerLibrary::dgemv(bool trans, std::int64_t m, std::int64_t n, const double
                         std::int64_t lda, const double* x, double beta, double* y) const {
   dgemv_(kRowMajor, trans ? kTrans : kNoTrans, static_cast<int>(m), static_cast<int>(n), 1.0, a,
          static_cast<int>(lda), x, 1, beta, y, 1);
+}
+
+namespace {
+
+template <class A>
+void call_gemm_int8(const char* library, PeerLibrary::GemmInt8<A> f, bool trans_a, bool trans_b,
+                    std::int64_t m, std::int64_t n, std::int64_t k, const A* a, std::int64_t lda,
+                    const std::int8_t* b, std::int64_t ldb, std::int32_t* c, std::int64_t ldc) {
+  const std::int32_t no_offset = 0;
+  if (f(trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', 'F', m, n, k, 1.0f, a, lda, 0, b, ldb, 0, 0.0f,
+        c, ldc, &no_offset) != 0)
+    throw std::runtime_error(std::string(library) + ": int8 GEMM failed");
+}
+
+}  // namespace
+
+void PeerLibrary::gemm_int8(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n,
+                            std::int64_t k, const std::uint8_t* a, std::int64_t lda,
+                            const std::int8_t* b, std::int64_t ldb, std::int32_t* c,
+                            std::int64_t ldc) const {
+  call_gemm_int8(name_.c_str(), gemm_u8s8s32_, trans_a, trans_b, m, n, k, a, lda, b, ldb, c, ldc);
+}
+
+void PeerLibrary::gemm_int8(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n,
+                            std::int64_t k, const std::int8_t* a, std::int64_t lda,
+                            const std::int8_t* b, std::int64_t ldb, std::int32_t* c,
+                            std::int64_t ldc) const {
+  call_gemm_int8(name_.c_str(), gemm_s8s8s32_, trans_a, trans_b, m, n, k, a, lda, b, ldb, c, ldc);
 }
 
 }  // namespace ridge::cli

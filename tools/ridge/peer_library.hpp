@@ -30,6 +30,9 @@ class PeerLibrary {
   bool has_sgemm() const { return sgemm_ != nullptr || dnnl_sgemm_ != nullptr; }
   bool has_dgemm() const { return dgemm_ != nullptr; }
   bool has_sgemv() const { return sgemv_ != nullptr; }
+  // oneDNN's int8 GEMM (dnnl_gemm_u8s8s32, dnnl_gemm_s8s8s32), or another ridge build's.
+  bool has_gemm_u8s8s32() const { return gemm_u8s8s32_ != nullptr; }
+  bool has_gemm_s8s8s32() const { return gemm_s8s8s32_ != nullptr; }
   bool has_dgemv() const { return dgemv_ != nullptr; }
 
   // Row-major: C = op(A) * op(B) + beta * C, op transposing where trans_a / trans_b say.
@@ -45,6 +48,19 @@ class PeerLibrary {
              const float* x, float beta, float* y) const;
   void dgemv(bool trans, std::int64_t m, std::int64_t n, const double* a, std::int64_t lda,
              const double* x, double beta, double* y) const;
+  // oneDNN's argument order: transa, transb, offsetc, m, n, k, alpha, a, lda, ao, b, ldb, bo,
+  // beta, c, ldc, co; returns a status (0: success).
+  template <class A>
+  using GemmInt8 = int (*)(char, char, char, std::int64_t, std::int64_t, std::int64_t, float,
+                           const A*, std::int64_t, A, const std::int8_t*, std::int64_t,
+                           std::int8_t, float, std::int32_t*, std::int64_t, const std::int32_t*);
+  // Row-major C = op(A) op(B) in int32, no zero points or offsets; A uint8 or int8.
+  void gemm_int8(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
+                 const std::uint8_t* a, std::int64_t lda, const std::int8_t* b, std::int64_t ldb,
+                 std::int32_t* c, std::int64_t ldc) const;
+  void gemm_int8(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
+                 const std::int8_t* a, std::int64_t lda, const std::int8_t* b, std::int64_t ldb,
+                 std::int32_t* c, std::int64_t ldc) const;
 
  private:
   using CblasSgemm = void (*)(int, int, int, int, int, int, float, const float*, int, const float*,
@@ -66,6 +82,8 @@ class PeerLibrary {
   DnnlSgemm dnnl_sgemm_ = nullptr;
   CblasSgemv sgemv_ = nullptr;  // null in oneDNN, which has no GEMV
   CblasDgemv dgemv_ = nullptr;
+  GemmInt8<std::uint8_t> gemm_u8s8s32_ = nullptr;
+  GemmInt8<std::int8_t> gemm_s8s8s32_ = nullptr;
 };
 
 }  // namespace ridge::cli
