@@ -1,9 +1,10 @@
-// General matrix multiply: C = alpha * op(A) * op(B) + beta * C, for float and double.
+// General matrix multiply: C = alpha * op(A) * op(B) + beta * C, for float, double and bf16.
 #pragma once
 
 #include <cstdint>
 #include <type_traits>
 
+#include "ridge/bf16.hpp"
 #include "ridge/export.hpp"
 
 namespace ridge {
@@ -113,6 +114,16 @@ class Epilogue {
 // followed by the same operations in the same order on each element (each activation as this
 // ISA path computes it).
 RIDGE_API void gemm(float alpha, const MatrixView<const float>& a, const MatrixView<const float>& b,
+                    float beta, const MatrixView<float>& c, const Epilogue& epilogue);
+
+// C = alpha * op(A) * op(B) + beta * C (and the epilogue) for bf16 A and B, with C, alpha and
+// beta in float and every product and sum computed in float from the exact values of A and B: as
+// gemm on float views holding to_float of each element, within the float rounding of the sums
+// (not always bit-identical: the bf16 path may sum in another order). The same checks and
+// exceptions as the float gemm.
+RIDGE_API void gemm(float alpha, const MatrixView<const bf16>& a, const MatrixView<const bf16>& b,
+                    float beta, const MatrixView<float>& c);
+RIDGE_API void gemm(float alpha, const MatrixView<const bf16>& a, const MatrixView<const bf16>& b,
                     float beta, const MatrixView<float>& c, const Epilogue& epilogue);
 
 }  // namespace ridge

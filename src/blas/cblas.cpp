@@ -6,6 +6,8 @@
 #include "blas/column_major.hpp"
 #include "ridge/ridge.h"
 
+#include <cstdint>
+
 namespace ridge::blas {
 namespace {
 
@@ -34,9 +36,10 @@ void report(const char* routine, int parameter, bool row_major) {
 // first.
 int after_order(int fortran) { return fortran + 1; }
 
-template <class T>
+// S: the stored type of A and B (T, or bf16 bit patterns).
+template <class T, class S = T>
 void cblas_gemm(const char* routine, int order, int trans_a, int trans_b, int m, int n, int k,
-                T alpha, const T* a, int lda, const T* b, int ldb, T beta, T* c, int ldc) {
+                T alpha, const S* a, int lda, const S* b, int ldb, T beta, T* c, int ldc) {
   const bool row_major = order == CblasRowMajor;
   const char ta = trans_char(trans_a), tb = trans_char(trans_b);
   if (!row_major && order != CblasColMajor) return report(routine, 1, false);
@@ -109,6 +112,17 @@ void cblas_dgemv(CBLAS_ORDER order, CBLAS_TRANSPOSE trans, const int m, const in
   log_first_call("cblas_dgemv");
   ridge::blas::cblas_gemv<double>("cblas_dgemv", order, trans, m, n, alpha, a, lda, x, incx,
                                   beta, y, incy);
+}
+
+// OpenBLAS's bf16 GEMM (its bfloat16 is a uint16_t holding the bit pattern): C, alpha and beta
+// in float.
+void cblas_sbgemm(CBLAS_ORDER order, CBLAS_TRANSPOSE trans_a, CBLAS_TRANSPOSE trans_b,
+                  const int m, const int n, const int k, const float alpha, const uint16_t* a,
+                  const int lda, const uint16_t* b, const int ldb, const float beta, float* c,
+                  const int ldc) {
+  log_first_call("cblas_sbgemm");
+  ridge::blas::cblas_gemm<float, std::uint16_t>("cblas_sbgemm", order, trans_a, trans_b, m, n, k,
+                                                alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 }  // extern "C"

@@ -36,11 +36,11 @@ V* element_zero(V* v, std::int64_t size, int inc) {
 
 }  // namespace
 
-template <class T>
+template <class T, class S>
 void gemm(const char* routine, char transa, char transb, int m, int n, int k, T alpha,
-          const T* a, int lda, const T* b, int ldb, T beta, T* c, int ldc) {
+          const S* a, int lda, const S* b, int ldb, T beta, T* c, int ldc) {
   const bool ta = !no_trans(transa), tb = !no_trans(transb);
-  const auto p = kernels::GemmProblem<T>::from_strides(m, n, k, alpha, a, ta ? lda : 1,
+  const auto p = kernels::GemmProblem<T, S, S>::from_strides(m, n, k, alpha, a, ta ? lda : 1,
                                                       ta ? 1 : lda, b, tb ? ldb : 1, tb ? 1 : ldb,
                                                       beta, c, 1, ldc);
   reporting_failure(routine, [&] { gemm_detail::run(p); });
@@ -77,6 +77,9 @@ template void gemm<float>(const char*, char, char, int, int, int, float, const f
                           const float*, int, float, float*, int);
 template void gemm<double>(const char*, char, char, int, int, int, double, const double*, int,
                            const double*, int, double, double*, int);
+template void gemm<float, std::uint16_t>(const char*, char, char, int, int, int, float,
+                                         const std::uint16_t*, int, const std::uint16_t*, int,
+                                         float, float*, int);
 template void gemv<float>(const char*, char, int, int, float, const float*, int, const float*,
                           int, float, float*, int);
 template void gemv<double>(const char*, char, int, int, double, const double*, int,

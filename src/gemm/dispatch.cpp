@@ -41,9 +41,11 @@ GemmKernels<T, SourceA, SourceB> isa_kernels(Isa isa) {
   }
 }
 
-// The element types' name in the log: f32, f64, or the int8 GEMM's (its A is the internal B).
+// The element types' name in the log: f32, f64, bf16, or the int8 GEMM's (its A is the internal
+// B).
 template <class T, class SourceA, class SourceB>
 const char* types_name() {
+  if constexpr (std::is_same_v<SourceA, std::uint16_t>) return "bf16";
   if constexpr (std::is_same_v<SourceB, std::uint8_t>) return "u8s8";
   if constexpr (std::is_same_v<SourceA, std::int8_t>) return "s8s8";
   return sizeof(T) == 4 ? "f32" : "f64";
@@ -129,6 +131,7 @@ template const BlockSizes& derive_tuned_blocks(Isa, const TypedKernels<double>&,
                                                const GemmTuning&);
 template TypedKernels<float> make_gemm_kernels(Isa);
 template TypedKernels<double> make_gemm_kernels(Isa);
+template TypedKernels<float, std::uint16_t, std::uint16_t> make_gemm_kernels(Isa);
 template TypedKernels<std::int32_t, std::int8_t, std::uint8_t> make_gemm_kernels(Isa);
 template TypedKernels<std::int32_t, std::int8_t, std::int8_t> make_gemm_kernels(Isa);
 

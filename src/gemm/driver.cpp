@@ -97,17 +97,17 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; 
 
 // The epilogue, if any, over C's block of p: for the paths whose kernels do not apply it
 // themselves (the tile loops do, as each tile finishes).
-template <class T>
-void apply_epilogue(const GemmProblem<T>& p, Isa isa) {
-  if constexpr (std::is_same_v<T, float>) {
+template <class Problem>
+void apply_epilogue(const Problem& p, Isa isa) {
+  if constexpr (std::is_same_v<decltype(p.alpha), float>) {
     if (p.epilogue != nullptr) kernels::epilogue_kernel(isa)(*p.epilogue, p.c, p.m, p.n);
   }
 }
 
 // The epilogue alone (alpha = 0 or K = 0, after C = beta C): a pass over C, which on a large C
 // is bound by memory and split between the threads by columns.
-template <class T>
-void apply_epilogue_pass(const GemmProblem<T>& p, Isa isa) {
+template <class Problem>
+void apply_epilogue_pass(const Problem& p, Isa isa) {
   constexpr std::int64_t kMinElementsPerThread = 64 * 1024;  // 256 KiB of C, a few microseconds
   const std::int64_t useful = p.m * p.n / kMinElementsPerThread;
   const int threads =
@@ -119,8 +119,9 @@ void apply_epilogue_pass(const GemmProblem<T>& p, Isa isa) {
   });
 }
 
-template <class T>
-void scale_c(const GemmProblem<T>& p) {
+template <class Problem>
+void scale_c(const Problem& p) {
+  using T = decltype(p.beta);
   if (p.beta == T(1)) return;
   for (std::int64_t j = 0; j < p.n; ++j) {
     T* col = p.c + j * p.ldc;
@@ -428,31 +429,39 @@ void run(const GemmProblem<T>& p) {
   run_in_blocks(p, thread_count(fma), loops.width, loops.nr, task_bytes, path);
 }
 
-// C = A B for int8 operands (alpha 1, beta 0): the packed path, on int16 pairs.
-template <class SourceB>
-void run(const GemmProblem<std::int32_t, std::int8_t, SourceB>& p) {
+// Operands stored narrower than the micro-kernel reads them (bf16, int8): the packed path, whose
+// packing widens them.
+template <class T, class SourceA, class SourceB>
+void run_widened(const GemmProblem<T, SourceA, SourceB>& p) {
   if (p.m == 0 || p.n == 0) return;
-  if (p.k == 0) {
-    for (std::int64_t j = 0; j < p.n; ++j) std::fill_n(p.c + j * p.ldc, p.m, 0);
+  const Isa isa = runtime::active_isa();
+  if (p.alpha == T(0) || p.k == 0) {
+    scale_c(p);  // A and B are not read
+    if (p.epilogue != nullptr) apply_epilogue_pass(p, isa);
     return;
   }
-  const Isa isa = runtime::active_isa();
-  const TypedKernels<std::int32_t, std::int8_t, SourceB>& table =
-      gemm_kernels<std::int32_t, std::int8_t, SourceB>(isa);
-  const auto& loops = table.kernels;
+  const TypedKernels<T, SourceA, SourceB>& table = gemm_kernels<T, SourceA, SourceB>(isa);
+  const GemmKernels<T, SourceA, SourceB>& loops = table.kernels;
   const std::int64_t steps = ceil_div(p.k, loops.depth_group);
   const PackedOptions options{false, table.fma_chains};
-  using Problem = GemmProblem<std::int32_t, std::int8_t, SourceB>;
+  using Problem = GemmProblem<T, SourceA, SourceB>;
   run_in_blocks(
       p, thread_count(p.m * p.n * steps), loops.width, loops.nr,
       [&](const Problem& block) -> std::size_t {
-        return packed_workspace<std::int32_t>(block.m, block.n, steps, table.blocks, loops.mr,
-                                              loops.nr, false)
+        return packed_workspace<T>(block.m, block.n, steps, table.blocks, loops.mr, loops.nr,
+                                   false)
             .bytes();
       },
       [&](const Problem& block, std::byte* work) {
         loops.packed(block, table.blocks, options, work);
       });
+}
+
+void run(const GemmProblem<float, std::uint16_t, std::uint16_t>& p) { run_widened(p); }
+
+template <class SourceB>
+void run(const GemmProblem<std::int32_t, std::int8_t, SourceB>& p) {
+  run_widened(p);
 }
 
 template void run<float>(const GemmProblem<float>&);

@@ -16,6 +16,9 @@ void run(const kernels::GemmProblem<T>& p);
 extern template void run<float>(const kernels::GemmProblem<float>&);
 extern template void run<double>(const kernels::GemmProblem<double>&);
 
+// The same for bf16 operands (their bit patterns), computed in float.
+void run(const kernels::GemmProblem<float, std::uint16_t, std::uint16_t>& p);
+
 // C = (A - a_zero)(B - b_zero) for int8 operands (A int8, B uint8 or int8), exact in int32
 // (modulo 2^32 past it); alpha and beta must be 1 and 0.
 template <class SourceB>

@@ -4,7 +4,9 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <cstdint>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "gemm/driver.hpp"
@@ -21,9 +23,9 @@ constexpr const char* kFunction = "ridge::gemm";
 
 // Throws std::invalid_argument describing the first bad argument. Out of line and cold, so the
 // checks of a valid call (the common case, which may be a 16 x 16 product) stay a few compares.
-template <class T>
-[[noreturn, gnu::cold, gnu::noinline]] void report_invalid(const MatrixView<const T>& a,
-                                                             const MatrixView<const T>& b,
+template <class S, class T>
+[[noreturn, gnu::cold, gnu::noinline]] void report_invalid(const MatrixView<const S>& a,
+                                                             const MatrixView<const S>& b,
                                                              const MatrixView<T>& c) {
   runtime::check_view(kFunction, "a", a);
   runtime::check_view(kFunction, "b", b);
@@ -105,8 +107,10 @@ kernels::Epilogue internal_epilogue(const Epilogue& e, const MatrixView<float>& 
   return out;
 }
 
-template <class T>
-void gemm_impl(T alpha, const MatrixView<const T>& a, const MatrixView<const T>& b, T beta,
+// The product of views of S (T, or bf16) into C of T; the internal problem stores bf16 as its
+// bit patterns.
+template <class S, class T>
+void gemm_impl(T alpha, const MatrixView<const S>& a, const MatrixView<const S>& b, T beta,
                const MatrixView<T>& c, const kernels::Epilogue* epilogue = nullptr) {
   if (!runtime::view_valid(a) || !runtime::view_valid(b) || !runtime::view_valid(c) ||
       c.trans != Transpose::none || a.op_rows() != c.rows || b.op_cols() != c.cols || a.op_cols() != b.op_rows())
@@ -115,9 +119,11 @@ void gemm_impl(T alpha, const MatrixView<const T>& a, const MatrixView<const T>&
   strides(a, a_rs, a_cs);
   strides(b, b_rs, b_cs);
   strides(c, c_rs, c_cs);
-  kernels::GemmProblem<T> p = kernels::GemmProblem<T>::from_strides(
-      c.rows, c.cols, a.op_cols(), alpha, a.data, a_rs, a_cs, b.data, b_rs, b_cs, beta, c.data,
-      c_rs, c_cs);
+  using Stored = std::conditional_t<std::is_same_v<S, bf16>, std::uint16_t, S>;
+  static_assert(sizeof(Stored) == sizeof(S));
+  auto p = kernels::GemmProblem<T, Stored, Stored>::from_strides(
+      c.rows, c.cols, a.op_cols(), alpha, reinterpret_cast<const Stored*>(a.data), a_rs, a_cs,
+      reinterpret_cast<const Stored*>(b.data), b_rs, b_cs, beta, c.data, c_rs, c_cs);
   p.epilogue = epilogue;
   gemm_detail::run(p);
 }
@@ -169,6 +175,18 @@ Epilogue& Epilogue::add_matrix(const float* r, std::int64_t ld) {
 void gemm(double alpha, const MatrixView<const double>& a, const MatrixView<const double>& b,
           double beta, const MatrixView<double>& c) {
   gemm_impl(alpha, a, b, beta, c);
+}
+
+void gemm(float alpha, const MatrixView<const bf16>& a, const MatrixView<const bf16>& b,
+          float beta, const MatrixView<float>& c) {
+  gemm_impl(alpha, a, b, beta, c);
+}
+
+void gemm(float alpha, const MatrixView<const bf16>& a, const MatrixView<const bf16>& b,
+          float beta, const MatrixView<float>& c, const Epilogue& epilogue) {
+  if (!runtime::view_valid(c)) report_invalid(a, b, c);
+  const kernels::Epilogue internal = internal_epilogue(epilogue, c);
+  gemm_impl(alpha, a, b, beta, c, internal.count > 0 ? &internal : nullptr);
 }
 
 }  // namespace ridge

@@ -151,12 +151,14 @@ struct GemmKernels {
 }  // namespace ridge::gemm_detail
 
 // One entry point per ISA and type (the arguments only pick the types), each defined in that
-// ISA's translation unit (isa_*.cpp). The int8 GEMM's (C int32, A int8, B uint8 or int8: the
-// internal problem's, whose A is the stored B) run on the generic and AVX2 paths; AVX-512 runs
-// AVX2's.
+// ISA's translation unit (isa_*.cpp). The bf16 GEMM's (C float, A and B bf16 bit patterns) and
+// the int8 GEMM's (C int32, A int8, B uint8 or int8: the internal problem's, whose A is the
+// stored B) run on the generic and AVX2 paths; AVX-512 runs AVX2's.
 namespace ridge::generic {
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<float> gemm_kernels(float);
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<double> gemm_kernels(double);
+RIDGE_ISA_ENTRY gemm_detail::GemmKernels<float, std::uint16_t, std::uint16_t> gemm_kernels(
+    float, std::uint16_t, std::uint16_t);
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<std::int32_t, std::int8_t, std::uint8_t> gemm_kernels(
     std::int32_t, std::int8_t, std::uint8_t);
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<std::int32_t, std::int8_t, std::int8_t> gemm_kernels(
@@ -165,6 +167,8 @@ RIDGE_ISA_ENTRY gemm_detail::GemmKernels<std::int32_t, std::int8_t, std::int8_t>
 namespace ridge::avx2 {
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<float> gemm_kernels(float);
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<double> gemm_kernels(double);
+RIDGE_ISA_ENTRY gemm_detail::GemmKernels<float, std::uint16_t, std::uint16_t> gemm_kernels(
+    float, std::uint16_t, std::uint16_t);
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<std::int32_t, std::int8_t, std::uint8_t> gemm_kernels(
     std::int32_t, std::int8_t, std::uint8_t);
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<std::int32_t, std::int8_t, std::int8_t> gemm_kernels(

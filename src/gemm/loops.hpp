@@ -1,8 +1,9 @@
 // The GotoBLAS/BLIS loop nest around the micro-kernel, single-threaded (the driver hands each
 // thread its own block of C), and the direct path of small and skinny products. Instantiated per
 // ISA by make_gemm_kernels<V, Shape>() in the per-ISA translation units (gemm/isa_*.cpp): on the
-// float and double traits, and on traits of integer pairs (simd/*_int16_pairs.hpp) for int8
-// operands, which the packed path alone runs, its packing widening them (kernels/pack_pairs.hpp).
+// float and double traits, on the float traits for bf16 operands and on traits of integer pairs
+// (simd/*_int16_pairs.hpp) for int8 operands; those two the packed path alone runs, its packing
+// widening them (kernels/pack_bf16.hpp, kernels/pack_pairs.hpp).
 #pragma once
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include "kernels/epilogue_kernel_set.hpp"
 #include "kernels/microkernel.hpp"
 #include "kernels/pack.hpp"
+#include "kernels/pack_bf16.hpp"
 #include "kernels/pack_pairs.hpp"
 #include "kernels/tile_shapes.hpp"
 
@@ -31,7 +33,8 @@ constexpr int depth_group() {
   }
 }
 
-// SourceA, SourceB: the stored operands' types, V::scalar or int8 (V then of int16 pairs).
+// SourceA, SourceB: the stored operands' types: V::scalar, bf16 bit patterns (std::uint16_t; V
+// of floats) or 8-bit integers (V of int16 pairs).
 template <class V, kernels::TileShape Shape, class SourceA = typename V::scalar,
           class SourceB = SourceA>
 struct Loops {
@@ -172,6 +175,8 @@ struct Loops {
                            std::int64_t steps, T* dst) {
     if constexpr (kNative) {
       kernels::pack_a<V, MR>(m, steps, p.a + i0 * p.a_rs + s0 * p.a_cs, p.a_rs, p.a_cs, dst);
+    } else if constexpr (std::is_same_v<SourceA, std::uint16_t>) {
+      kernels::pack_bf16_a<V, MR>(m, steps, p.a + i0 * p.a_rs + s0 * p.a_cs, p.a_rs, p.a_cs, dst);
     } else {
       const std::int64_t p0 = s0 * kDepthGroup;
       kernels::pack_pairs_a<V, MR>(m, std::min(steps * kDepthGroup, p.k - p0),
@@ -183,6 +188,8 @@ struct Loops {
                            std::int64_t n, T* dst) {
     if constexpr (kNative) {
       kernels::pack_b<V, NR>(steps, n, p.b + s0 * p.b_rs + j0 * p.b_cs, p.b_rs, p.b_cs, dst);
+    } else if constexpr (std::is_same_v<SourceB, std::uint16_t>) {
+      kernels::pack_bf16_b<NR>(steps, n, p.b + s0 * p.b_rs + j0 * p.b_cs, p.b_rs, p.b_cs, dst);
     } else {
       const std::int64_t p0 = s0 * kDepthGroup;
       kernels::pack_pairs_b<NR>(std::min(steps * kDepthGroup, p.k - p0), n,

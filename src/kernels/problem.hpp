@@ -32,10 +32,11 @@ struct GemmProblem {
   // C (m x n) = alpha * A (m x k) * B (k x n) + beta * C with every operand given by element
   // strides along its rows and columns, C either column-major (c_rs == 1) or row-major
   // (c_cs == 1). A row-major C is solved as its transpose, C^T = B^T A^T, which is column-major.
+  // (A row-major C needs A and B stored alike: SourceA = SourceB.)
   static GemmProblem from_strides(std::int64_t m, std::int64_t n, std::int64_t k, T alpha,
-                                  const T* a, std::int64_t a_rs, std::int64_t a_cs, const T* b,
-                                  std::int64_t b_rs, std::int64_t b_cs, T beta, T* c,
-                                  std::int64_t c_rs, std::int64_t c_cs) {
+                                  const SourceA* a, std::int64_t a_rs, std::int64_t a_cs,
+                                  const SourceB* b, std::int64_t b_rs, std::int64_t b_cs, T beta,
+                                  T* c, std::int64_t c_rs, std::int64_t c_cs) {
     GemmProblem p;
     p.k = k;
     p.alpha = alpha;

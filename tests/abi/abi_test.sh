@@ -11,7 +11,7 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-blas="cblas_sgemm cblas_dgemm cblas_sgemv cblas_dgemv sgemm_ dgemm_ sgemv_ dgemv_"
+blas="cblas_sgemm cblas_dgemm cblas_sbgemm cblas_sgemv cblas_dgemv sgemm_ dgemm_ sgemv_ dgemv_"
 handlers="cblas_xerbla xerbla_"
 data="RowMajorStrg"
 

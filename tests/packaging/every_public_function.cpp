@@ -88,6 +88,24 @@ int main() {
             c[1] == 6.0f,
         "ridge_sgemm_fused");
   {
+    // bf16: 1.5 x 2 + 0.5 x -1, depth 2, and C + that with an epilogue adding 1.
+    const std::uint16_t a16[4] = {0x3fc0, 0x3f00, 0x3fc0, 0x3f00};  // 1.5, 0.5
+    const std::uint16_t b16[4] = {0x4000, 0x4000, 0xbf80, 0xbf80};  // 2, 2; -1, -1
+    float c16[4] = {};
+    cblas_sbgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 2, 2, 2, 1.0f, a16, 2, b16, 2, 0.0f,
+                 c16, 2);
+    check(c16[3] == 2.5f, "cblas_sbgemm");
+    const auto bf = [](const std::uint16_t* bits) {
+      return reinterpret_cast<const ridge::bf16*>(bits);
+    };
+    ridge::gemm(1.0f, ridge::row_major(bf(a16), 2, 2), ridge::row_major(bf(b16), 2, 2), 1.0f,
+                ridge::row_major(c16, 2, 2));
+    check(c16[0] == 5.0f, "ridge::gemm on bf16");
+    ridge::gemm(1.0f, ridge::row_major(bf(a16), 2, 2), ridge::row_major(bf(b16), 2, 2), 0.0f,
+                ridge::row_major(c16, 2, 2), ridge::Epilogue().add_per_column(ones.data()));
+    check(c16[1] == 3.5f, "ridge::gemm on bf16 with an Epilogue");
+  }
+  {
     // (A - 1)(B - 2) + 5 with A all 3 and B all 4, depth 2: 2 x 2 x 2 + 5 = 13.
     const std::uint8_t au[4] = {3, 3, 3, 3};
     const std::int8_t as[4] = {3, 3, 3, 3}, bs[4] = {4, 4, 4, 4};
