@@ -4,6 +4,7 @@
 // ridge's default handler prints for each report: the number the user's call gives the argument.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -93,6 +94,14 @@ TEST(CblasGemm, ReportsEveryBadArgumentWithItsParameterNumber) {
                 t.ldb, 0.0, cd.data(), t.ldc);
     expect_report("cblas_dgemm", t.order, t.parameter, t.reported);
     for (double x : cd) EXPECT_EQ(x, 5.0);
+    cblas_report().reset();
+    const std::vector<std::uint16_t> a16(100, 0x3f80), b16(100, 0x3f80);  // bf16 ones
+    std::vector<float> c16(100, 5.0f);
+    cblas_sbgemm(static_cast<CBLAS_ORDER>(t.order), static_cast<CBLAS_TRANSPOSE>(t.ta),
+                 static_cast<CBLAS_TRANSPOSE>(t.tb), t.m, t.n, t.k, 1.0f, a16.data(), t.lda,
+                 b16.data(), t.ldb, 0.0f, c16.data(), t.ldc);
+    expect_report("cblas_sbgemm", t.order, t.parameter, t.reported);
+    for (float x : c16) EXPECT_EQ(x, 5.0f);
   }
   for (float x : c) EXPECT_EQ(x, 5.0f);
 }

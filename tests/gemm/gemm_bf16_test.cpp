@@ -1,0 +1,187 @@
+// The bf16 GEMM (ridge::gemm on bf16 views, cblas_sbgemm) against an extended-precision reference
+// from the same bf16 values, held to the float GEMM's bound (gemm/reference.hpp: the products are
+// exact, the sums float): the packed loops of every ISA path across every block boundary, and
+// the public entry points over shapes at every edge, both layouts, transpositions, padded leading
+// dimensions, alpha and beta's special values, NaN and Inf, and the epilogue.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "gemm/dispatch.hpp"
+#include "gemm/reference.hpp"
+#include "ridge/ridge.h"
+#include "ridge/ridge.hpp"
+#include "support/alpha_beta.hpp"
+#include "support/isa_paths.hpp"
+
+namespace ridge::test {
+namespace {
+
+// A float matrix whose values are all bf16 (so the reference reads exactly what the kernels
+// multiply), and its bf16 copy in the same layout and leading dimension.
+struct Bf16Matrix {
+  Matrix<float> values;
+  std::vector<bf16> bits;
+  Bf16Matrix(std::int64_t rows, std::int64_t cols, Layout layout, std::int64_t ld_extra,
+             std::mt19937& rng)
+      : values(rows, cols, layout, ld_extra) {
+    values.fill_random(rng);
+    for (float& x : values.storage) x = std::isnan(x) ? x : to_float(to_bf16(x));
+    sync();
+  }
+  // The bf16 copy of `values` after they were changed (the gaps stay bf16 NaN).
+  void sync() {
+    bits.resize(values.storage.size());
+    for (std::size_t i = 0; i < bits.size(); ++i) bits[i] = to_bf16(values.storage[i]);
+  }
+  MatrixView<const bf16> view(Transpose t = Transpose::none) const {
+    return {bits.empty() ? nullptr : bits.data(), values.rows, values.cols, values.ld,
+            values.layout, t};
+  }
+  const std::uint16_t* raw() const { return reinterpret_cast<const std::uint16_t*>(bits.data()); }
+};
+
+// The packed path of each ISA on the internal problem (column-major C), blocks small enough that
+// modest shapes cross MC, KC and NC and their remainders.
+void sweep_packed(Isa isa) {
+  const auto& kernels = gemm_detail::gemm_kernels<float, std::uint16_t, std::uint16_t>(isa).kernels;
+  ASSERT_EQ(kernels.direct, nullptr);
+  const int mr = kernels.mr, nr = kernels.nr;
+  const gemm_detail::BlockSizes small{2 * mr, 8, 3 * nr, 0};
+  std::mt19937 rng(21);
+  int index = 0;
+  for (int m : std::set<int>{1, mr - 1, mr + 1, 5 * mr + 3})
+    for (int n : std::set<int>{1, nr - 1, nr + 1, 7 * nr + 5})
+      for (int k : {1, 8, 9, 29})
+        for (Layout la : {Layout::col_major, Layout::row_major})
+          for (Layout lb : {Layout::col_major, Layout::row_major}) {
+            const auto [alpha, beta] = alpha_beta<float>(index++);
+            Bf16Matrix a(m, k, la, 2, rng), b(k, n, lb, 1, rng);
+            Matrix<float> c(m, n, Layout::col_major, 3);
+            c.fill_random(rng);
+            const Reference<float> want =
+                reference_gemm(alpha, a.values, Transpose::none, b.values, Transpose::none, beta, c);
+            std::int64_t a_rs, a_cs, b_rs, b_cs;
+            op_strides(a.values.view(), a_rs, a_cs);
+            op_strides(b.values.view(), b_rs, b_cs);
+            const auto p = kernels::GemmProblem<float, std::uint16_t, std::uint16_t>::from_strides(
+                m, n, k, alpha, a.raw(), a_rs, a_cs, b.raw(), b_rs, b_cs, beta, c.data(), 1, c.ld);
+            std::vector<std::byte> work(
+                gemm_detail::packed_workspace<float>(m, n, k, small, mr, nr, false).bytes());
+            kernels.packed(p, small, {false, 2 * (index % 5)}, work.data());
+            ASSERT_EQ(compare(c, want), "") << m << "x" << n << "x" << k << ", A "
+                                            << (la == Layout::row_major ? "row" : "col") << ", B "
+                                            << (lb == Layout::row_major ? "row" : "col");
+          }
+}
+
+class GemmBf16Loops : public ::testing::TestWithParam<Isa> {};
+
+TEST_P(GemmBf16Loops, PackedPathCrossesEveryBlockBoundary) {
+  RIDGE_SKIP_UNLESS_SUPPORTED(GetParam());
+  sweep_packed(GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(Isa, GemmBf16Loops, ::testing::ValuesIn(kAllIsas), isa_test_name);
+
+TEST(GemmBf16, MatchesTheReferenceAtEveryEdge) {
+  std::mt19937 rng(5);
+  int index = 0;
+  for (std::int64_t m : {0, 1, 2, 7, 17, 31, 64, 97})
+    for (std::int64_t n : {0, 1, 5, 13, 50})
+      for (std::int64_t k : {0, 1, 3, 64, 251})
+        for (Layout layout : {Layout::row_major, Layout::col_major}) {
+          const Transpose ta = index % 2 ? Transpose::transpose : Transpose::none;
+          const Transpose tb = index % 4 >= 2 ? Transpose::transpose : Transpose::none;
+          const auto [alpha, beta] = alpha_beta<float>(index++);
+          Bf16Matrix a(ta == Transpose::none ? m : k, ta == Transpose::none ? k : m, layout,
+                       index % 3, rng);
+          Bf16Matrix b(tb == Transpose::none ? k : n, tb == Transpose::none ? n : k, layout,
+                       index % 2, rng);
+          Matrix<float> c(m, n, layout, 2);
+          c.fill_random(rng);
+          const Reference<float> want =
+              reference_gemm(alpha, a.values, ta, b.values, tb, beta, c);
+          gemm(alpha, a.view(ta), b.view(tb), beta, c.view());
+          ASSERT_EQ(compare(c, want), "") << m << "x" << n << "x" << k << " index " << index;
+        }
+}
+
+// NaN and Inf in A or B reach exactly the elements of C they feed.
+TEST(GemmBf16, PropagatesNanAndInf) {
+  std::mt19937 rng(6);
+  const std::int64_t m = 37, n = 29, k = 41;
+  Bf16Matrix a(m, k, Layout::row_major, 0, rng), b(k, n, Layout::row_major, 0, rng);
+  for (std::int64_t i = 0; i < m; ++i) a.values.at(i, 7) = 0.5f;  // Inf x 0.5, never Inf x 0
+  a.values.at(3, 5) = std::numeric_limits<float>::quiet_NaN();
+  b.values.at(7, 11) = std::numeric_limits<float>::infinity();
+  a.sync();
+  b.sync();
+  Matrix<float> c(m, n, Layout::row_major);
+  gemm(1.0f, a.view(), b.view(), 0.0f, c.view());
+  for (std::int64_t i = 0; i < m; ++i)
+    for (std::int64_t j = 0; j < n; ++j) {
+      if (i == 3) {
+        EXPECT_TRUE(std::isnan(c.at(i, j))) << i << ", " << j;
+      } else if (j == 11) {
+        EXPECT_EQ(c.at(i, j), std::numeric_limits<float>::infinity()) << i << ", " << j;
+      } else {
+        EXPECT_TRUE(std::isfinite(c.at(i, j))) << i << ", " << j;
+      }
+    }
+}
+
+TEST(GemmBf16, AppliesTheEpilogueAsTheFloatGemmDoes) {
+  std::mt19937 rng(8);
+  const std::int64_t m = 45, n = 70, k = 33;
+  Bf16Matrix a(m, k, Layout::row_major, 1, rng), b(k, n, Layout::row_major, 0, rng);
+  Matrix<float> residual(m, n, Layout::row_major);
+  residual.fill_random(rng);
+  std::vector<float> bias(n);
+  for (float& x : bias) x = std::uniform_real_distribution<float>(-1, 1)(rng);
+  Epilogue e;
+  e.add_per_column(bias.data()).activation(Activation::gelu_tanh).add_matrix(residual.data(), n);
+  Matrix<float> fused(m, n, Layout::row_major), plain(m, n, Layout::row_major);
+  gemm(1.0f, a.view(), b.view(), 0.0f, fused.view(), e);
+  gemm(1.0f, a.view(), b.view(), 0.0f, plain.view());
+  // The same operations after the plain product: C's values are the fused ones' inputs.
+  gemm(1.0f, row_major<const float>(nullptr, m, 0), row_major<const float>(nullptr, 0, n), 1.0f,
+       plain.view(), e);
+  EXPECT_EQ(std::memcmp(fused.data(), plain.data(), fused.storage.size() * sizeof(float)), 0);
+}
+
+// cblas_sbgemm is ridge::gemm on the same bf16 values, bit for bit, in both orders.
+TEST(GemmBf16, CblasSbgemmIsTheCppGemm) {
+  std::mt19937 rng(10);
+  for (CBLAS_ORDER order : {CblasRowMajor, CblasColMajor})
+    for (CBLAS_TRANSPOSE ta : {CblasNoTrans, CblasTrans})
+      for (CBLAS_TRANSPOSE tb : {CblasNoTrans, CblasTrans}) {
+        const Layout layout = order == CblasRowMajor ? Layout::row_major : Layout::col_major;
+        const Transpose opa = ta == CblasNoTrans ? Transpose::none : Transpose::transpose;
+        const Transpose opb = tb == CblasNoTrans ? Transpose::none : Transpose::transpose;
+        const int m = 45, n = 38, k = 29;
+        Bf16Matrix a(opa == Transpose::none ? m : k, opa == Transpose::none ? k : m, layout, 2,
+                     rng);
+        Bf16Matrix b(opb == Transpose::none ? k : n, opb == Transpose::none ? n : k, layout, 1,
+                     rng);
+        Matrix<float> c(m, n, layout, 3);
+        c.fill_random(rng);
+        Matrix<float> want = c;
+        gemm(0.5f, a.view(opa), b.view(opb), -1.0f, want.view());
+        cblas_sbgemm(order, ta, tb, m, n, k, 0.5f, a.raw(), static_cast<int>(a.values.ld),
+                     b.raw(), static_cast<int>(b.values.ld), -1.0f, c.data(),
+                     static_cast<int>(c.ld));
+        EXPECT_EQ(std::memcmp(c.data(), want.data(), c.storage.size() * sizeof(float)), 0)
+            << order << " " << ta << " " << tb;
+      }
+}
+
+}  // namespace
+}  // namespace ridge::test
