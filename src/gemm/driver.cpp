@@ -8,11 +8,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
 #include "gemm/dispatch.hpp"
 #include "kernels/cache_model.hpp"
 #include "kernels/epilogue_kernels.hpp"
 #include "kernels/matrix_vector.hpp"
+#include "kernels/pack_bf16.hpp"
 #include "kernels/vector_kernels.hpp"
 #include "runtime/active_isa.hpp"
 #include "runtime/settings.hpp"
@@ -457,7 +459,29 @@ void run_widened(const GemmProblem<T, SourceA, SourceB>& p) {
       });
 }
 
-void run(const GemmProblem<float, std::uint16_t, std::uint16_t>& p) { run_widened(p); }
+// One column of C against an A of contiguous columns (x W, W row-major and x one row): the
+// column sweep, which streams A once at bf16's two bytes an element, as the float GEMM's
+// matrix-vector path does at four (the packed path would copy A to floats first: 8.7 GFLOP/s on
+// 2 threads at 1 x 4096 x 4096 on the Zen 3 host, against 13.7 for sgemm). x is widened first.
+void run(const GemmProblem<float, std::uint16_t, std::uint16_t>& p) {
+  if (p.n == 1 && p.a_rs == 1 && p.m > 0 && p.k > 0 && p.alpha != 0) {
+    std::vector<float> x(static_cast<std::size_t>(p.k));
+    for (std::int64_t q = 0; q < p.k; ++q) x[q] = kernels::widen_bf16(p.b[q * p.b_rs]);
+    kernels::GemvProblem<float, std::uint16_t> v;
+    v.m = p.m;
+    v.n = p.k;
+    v.a = p.a;
+    v.lda = p.a_cs;
+    v.alpha = p.alpha;
+    v.x = x.data();
+    v.beta = p.beta;
+    v.y = p.c;
+    kernels::matrix_vector(v, 1, 1);
+    apply_epilogue(p, runtime::active_isa());
+    return;
+  }
+  run_widened(p);
+}
 
 template <class SourceB>
 void run(const GemmProblem<std::int32_t, std::int8_t, SourceB>& p) {

@@ -8,17 +8,34 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/problem.hpp"
 #include "simd/unroll.hpp"
 
 namespace ridge::kernels {
 
-template <class V>
+// SourceA: A's stored type, V::scalar or (V of floats) bf16 bit patterns, widened as loaded.
+template <class V, class SourceA = typename V::scalar>
 struct ColumnSweep {
   using T = typename V::scalar;
   using reg = typename V::reg;
   static constexpr int W = V::width;
+
+  static reg load_a(const SourceA* p) {
+    if constexpr (std::is_same_v<SourceA, T>) {
+      return V::load(p);
+    } else {
+      return V::load_bf16(p);
+    }
+  }
+  static reg load_a_partial(const SourceA* p, int lanes) {
+    if constexpr (std::is_same_v<SourceA, T>) {
+      return V::load_partial(p, lanes);
+    } else {
+      return V::load_bf16_partial(p, lanes);
+    }
+  }
 
   // y = alpha * A x + beta * y, A column-major: y is a sum of A's columns. Rows go in blocks
   // whose partial sums t stay in cache (sweep_rows in kernels/matrix_vector.cpp); across a
@@ -37,8 +54,8 @@ struct ColumnSweep {
   static constexpr int kColumns = 8;
 
   template <int Columns>
-  static void add_columns(std::int64_t rows, const T* a, std::int64_t lda, const T* x, T* t,
-                          bool prefetch_next) {
+  static void add_columns(std::int64_t rows, const SourceA* a, std::int64_t lda, const T* x,
+                          T* t, bool prefetch_next) {
     reg xj[Columns];
     RIDGE_UNROLL for (int j = 0; j < Columns; ++j) xj[j] = V::broadcast(x + j);
     std::int64_t i = 0;
@@ -46,7 +63,7 @@ struct ColumnSweep {
       reg acc = V::load(t + i);
       RIDGE_UNROLL for (int j = 0; j < Columns; ++j) {
         if (prefetch_next) __builtin_prefetch(a + (Columns + j) * lda + i, 0, 2);
-        acc = V::fma(V::load(a + j * lda + i), xj[j], acc);
+        acc = V::fma(load_a(a + j * lda + i), xj[j], acc);
       }
       V::store(t + i, acc);
     }
@@ -54,7 +71,7 @@ struct ColumnSweep {
       const int lanes = static_cast<int>(rows - i);
       reg acc = V::load_partial(t + i, lanes);
       RIDGE_UNROLL for (int j = 0; j < Columns; ++j) {
-        acc = V::fma(V::load_partial(a + j * lda + i, lanes), xj[j], acc);
+        acc = V::fma(load_a_partial(a + j * lda + i, lanes), xj[j], acc);
       }
       V::store_partial(t + i, acc, lanes);
     }
@@ -75,11 +92,11 @@ struct ColumnSweep {
   // row_block: rows per block, whose sums `t` (row_block elements) stay in cache (sweep_rows in
   // kernels/matrix_vector.cpp); prefetch: fetch the next group's columns ahead (fetches_ahead
   // in kernels/cache_model.hpp).
-  static void run(const GemvProblem<T>& p, std::int64_t row_block, bool prefetch, T* t) {
+  static void run(const GemvProblem<T, SourceA>& p, std::int64_t row_block, bool prefetch, T* t) {
     for (std::int64_t i0 = 0; i0 < p.m; i0 += row_block) {
       const std::int64_t rows = std::min(row_block, p.m - i0);
       std::fill_n(t, rows, T(0));
-      const T* a = p.a + i0;
+      const SourceA* a = p.a + i0;
       std::int64_t j = 0;
       for (; j + kColumns <= p.n; j += kColumns)
         add_columns<kColumns>(rows, a + j * p.lda, p.lda, p.x + j, t,

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <type_traits>
 
 #include "kernels/cache_model.hpp"
 #include "kernels/vector_kernels.hpp"
@@ -64,8 +66,8 @@ std::int64_t balanced_sweep_rows(std::int64_t rows, const CacheModel& caches) {
 
 // Elements of one thread's workspace: the column sweep's partial sums, or the dot kernel's copy
 // of x.
-template <class T>
-std::int64_t task_elements(const GemvProblem<T>& p, const VectorKernels<T>& kernels,
+template <class T, class SourceA>
+std::int64_t task_elements(const GemvProblem<T, SourceA>& p, const VectorKernels<T>& kernels,
                            const CacheModel& caches) {
   return p.transposed ? dot_workspace_elements(p.m, 1, kernels.width) : sweep_rows<T>(caches);
 }
@@ -73,22 +75,26 @@ std::int64_t task_elements(const GemvProblem<T>& p, const VectorKernels<T>& kern
 // The kernel for one thread's part: the column sweep for A x; for A^T x, whose elements are dot
 // products of A's contiguous columns with x, the dot kernel, on C = y as an n x 1 product of A^T
 // (rows lda apart) and x.
-template <class T>
-void run_part(const GemvProblem<T>& p, const VectorKernels<T>& kernels, const CacheModel& caches,
-              bool prefetch, T* work) {
-  if (!p.transposed) {
-    kernels.column_sweep(p, balanced_sweep_rows<T>(p.m, caches), prefetch, work);
-    return;
+template <class T, class SourceA>
+void run_part(const GemvProblem<T, SourceA>& p, const VectorKernels<T>& kernels,
+              const CacheModel& caches, bool prefetch, T* work) {
+  if constexpr (std::is_same_v<SourceA, T>) {
+    if (!p.transposed) {
+      kernels.column_sweep(p, balanced_sweep_rows<T>(p.m, caches), prefetch, work);
+      return;
+    }
+    const auto dots = GemmProblem<T>::from_strides(p.n, 1, p.m, p.alpha, p.a, p.lda, 1, p.x, 1,
+                                                   p.m, p.beta, p.y, 1, p.n);
+    kernels.vector_dot(dots, prefetch, work);
+  } else {
+    kernels.column_sweep_bf16(p, balanced_sweep_rows<T>(p.m, caches), prefetch, work);
   }
-  const auto dots = GemmProblem<T>::from_strides(p.n, 1, p.m, p.alpha, p.a, p.lda, 1, p.x, 1,
-                                                 p.m, p.beta, p.y, 1, p.n);
-  kernels.vector_dot(dots, prefetch, work);
 }
 
 }  // namespace
 
-template <class T>
-void matrix_vector(const GemvProblem<T>& p, std::int64_t incx, std::int64_t incy) {
+template <class T, class SourceA>
+void matrix_vector(const GemvProblem<T, SourceA>& p, std::int64_t incx, std::int64_t incy) {
   const std::int64_t y_size = p.y_size(), x_size = p.x_size();
   if (y_size == 0) return;
   if (p.alpha == T(0) || x_size == 0) {
@@ -98,7 +104,7 @@ void matrix_vector(const GemvProblem<T>& p, std::int64_t incx, std::int64_t incy
   const Isa isa = runtime::active_isa();
   const VectorKernels<T>& kernels = vector_kernels<T>(isa);
   const CacheModel& caches = CacheModel::current();
-  const std::int64_t a_bytes = p.m * p.n * std::int64_t{sizeof(T)};
+  const std::int64_t a_bytes = p.m * p.n * std::int64_t{sizeof(SourceA)};
   const bool prefetch =
       fetches_ahead(a_bytes, caches, runtime::gemm_tuning(isa).stream_prefetch);
   const int threads = thread_count(a_bytes);
@@ -113,7 +119,7 @@ void matrix_vector(const GemvProblem<T>& p, std::int64_t incx, std::int64_t incy
     return reinterpret_cast<T*>(work + x_bytes + y_bytes + task * task_bytes);
   };
 
-  GemvProblem<T> unit = p;
+  GemvProblem<T, SourceA> unit = p;
   if (incx != 1) {
     T* x = reinterpret_cast<T*>(work);
     for (std::int64_t i = 0; i < x_size; ++i) x[i] = p.x[i * incx];
@@ -145,5 +151,7 @@ void matrix_vector(const GemvProblem<T>& p, std::int64_t incx, std::int64_t incy
 
 template void matrix_vector<float>(const GemvProblem<float>&, std::int64_t, std::int64_t);
 template void matrix_vector<double>(const GemvProblem<double>&, std::int64_t, std::int64_t);
+template void matrix_vector<float, std::uint16_t>(const GemvProblem<float, std::uint16_t>&,
+                                                  std::int64_t, std::int64_t);
 
 }  // namespace ridge::kernels

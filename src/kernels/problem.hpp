@@ -68,11 +68,13 @@ struct GemmProblem {
 };
 
 // y = alpha * op(A) x + beta * y with A column-major, m x n, columns lda elements apart, and x, y
-// contiguous: op(A) = A (y has m elements, x n) or, when `transposed`, A^T (y has n, x m).
-template <class T>
+// contiguous: op(A) = A (y has m elements, x n) or, when `transposed`, A^T (y has n, x m). A is
+// stored as T, or (T float) as bf16 bit patterns (SourceA = std::uint16_t), which the kernels
+// widen as they load them.
+template <class T, class SourceA = T>
 struct GemvProblem {
   std::int64_t m = 0, n = 0;
-  const T* a = nullptr;
+  const SourceA* a = nullptr;
   std::int64_t lda = 1;
   bool transposed = false;
   T alpha = 1;

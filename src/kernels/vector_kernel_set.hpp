@@ -2,6 +2,9 @@
 // translation unit (kernels/isa_*.cpp).
 #pragma once
 
+#include <cstdint>
+#include <type_traits>
+
 #include "kernels/column_sweep.hpp"
 #include "kernels/dot.hpp"
 #include "kernels/tile_shapes.hpp"
@@ -20,8 +23,11 @@ inline constexpr int kVectorDotRows = 6;
 
 template <class V, TileShape Shape>
 VectorKernels<typename V::scalar> make_vector_kernels() {
-  return {V::width, &Dot<V, Shape.dot_rows, Shape.dot_columns>::run,
-          &Dot<V, kVectorDotRows, 1>::run, &ColumnSweep<V>::run};
+  VectorKernels<typename V::scalar> k{V::width, &Dot<V, Shape.dot_rows, Shape.dot_columns>::run,
+                                      &Dot<V, kVectorDotRows, 1>::run, &ColumnSweep<V>::run};
+  if constexpr (std::is_same_v<typename V::scalar, float>)
+    k.column_sweep_bf16 = &ColumnSweep<V, std::uint16_t>::run;
+  return k;
 }
 
 }  // namespace ridge::kernels

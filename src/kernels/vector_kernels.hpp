@@ -35,6 +35,9 @@ struct VectorKernels {
   // rows in blocks of `row_block` (whose partial sums, in `sums`, stay in L1). prefetch as dot.
   void (*column_sweep)(const GemvProblem<T>&, std::int64_t row_block, bool prefetch,
                        T* sums) = nullptr;
+  // The same for A stored as bf16 bit patterns (float only; null for double).
+  void (*column_sweep_bf16)(const GemvProblem<T, std::uint16_t>&, std::int64_t row_block,
+                            bool prefetch, T* sums) = nullptr;
 };
 
 // The active ISA's (or a given one's) kernels.
