@@ -114,6 +114,27 @@ TEST(GemmBf16, MatchesTheReferenceAtEveryEdge) {
         }
 }
 
+// One row of C (x W, W row-major: the column sweep on bf16) wide enough to split between threads,
+// and the other layouts of that shape, which take the packed path.
+TEST(GemmBf16, OneRowAgainstWideWeights) {
+  std::mt19937 rng(12);
+  const std::int64_t n = 4099, k = 301;
+  int index = 0;
+  for (Layout layout : {Layout::row_major, Layout::col_major})
+    for (Transpose tb : {Transpose::none, Transpose::transpose}) {
+      const auto [alpha, beta] = alpha_beta<float>(index++ + 2);
+      Bf16Matrix a(1, k, layout, 0, rng);
+      Bf16Matrix b(tb == Transpose::none ? k : n, tb == Transpose::none ? n : k, layout, 3, rng);
+      Matrix<float> c(1, n, layout, 0);
+      c.fill_random(rng);
+      const Reference<float> want =
+          reference_gemm(alpha, a.values, Transpose::none, b.values, tb, beta, c);
+      gemm(alpha, a.view(), b.view(tb), beta, c.view());
+      ASSERT_EQ(compare(c, want), "") << (layout == Layout::row_major ? "row" : "col") << " "
+                                      << (tb == Transpose::none ? "N" : "T");
+    }
+}
+
 // NaN and Inf in A or B reach exactly the elements of C they feed.
 TEST(GemmBf16, PropagatesNanAndInf) {
   std::mt19937 rng(6);
