@@ -1,6 +1,6 @@
 // `ridge bench gemm`: GFLOP/s of ridge's GEMM over a shape sweep, as a fraction of the measured
-// FMA peak, alternating each timed run with the peer libraries named by --vs; for int8 operands
-// GOP/s against oneDNN's int8 GEMM and ridge's own sgemm.
+// FMA peak, alternating each timed run with the peer libraries named by --vs; for bf16 and int8
+// operands against the peers' bf16 and int8 GEMM and ridge's own sgemm.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "bench_common.hpp"
@@ -201,43 +202,80 @@ void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& pe
   columns.print_means();
 }
 
-// int8 operands (A uint8 or int8, B int8, C int32; no zero points or offsets): ridge's exact
-// int8 GEMM against the peers' (oneDNN's dnnl_gemm_u8s8s32 / s8s8s32, which may saturate where
-// the CPU lacks VNNI) and, as --vs sgemm, ridge's own sgemm on the same shape in float.
+// Narrow operands: int8 (A uint8 or int8, B int8, C int32; no zero points or offsets) against
+// the peers' int8 GEMM (oneDNN's dnnl_gemm_u8s8s32 / s8s8s32, which may saturate where the CPU
+// lacks VNNI), or bf16 (C float) against their bf16 GEMM (PeerLibrary::has_sbgemm); and, as --vs
+// sgemm, ridge's own sgemm on the same values in float.
 template <class SourceA>
-void bench_int8(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& peers) {
-  constexpr bool kUnsigned = std::is_same_v<SourceA, std::uint8_t>;
+void bench_narrow(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& peers) {
+  constexpr bool kBf16 = std::is_same_v<SourceA, bf16>;
+  using SourceB = std::conditional_t<kBf16, bf16, std::int8_t>;
+  using C = std::conditional_t<kBf16, float, std::int32_t>;
   const std::vector<Shape> shapes = shapes_from(o.shapes);
   const bool trans_a = o.op[0] == 't', trans_b = o.op[1] == 't';
-  std::printf("ridge bench gemm: %s (C int32), row-major %c%c, %d thread%s, isa %s, median of %d "
-              "runs, GOP/s (2 M N K a call)\n",
-              o.dtype.c_str(), trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', o.threads,
-              o.threads == 1 ? "" : "s", isa_name(active_isa()), o.runs);
+  std::printf("ridge bench gemm: %s (C %s), row-major %c%c, %d thread%s, isa %s, median of %d "
+              "runs, %s (2 M N K a call)\n",
+              o.dtype.c_str(), kBf16 ? "float" : "int32", trans_a ? 'T' : 'N',
+              trans_b ? 'T' : 'N', o.threads, o.threads == 1 ? "" : "s", isa_name(active_isa()),
+              o.runs, kBf16 ? "GFLOP/s" : "GOP/s");
   std::printf("%-18s %9s %7s", "M x N x K", "ridge", "spread");
   PeerColumns columns(peers, o.variants);
   columns.print_heading();
   std::printf("\n");
 
   std::mt19937 rng(42);
+  const auto random = [&]<class S>(std::vector<S>& v) {
+    if constexpr (std::is_same_v<S, bf16>) {
+      std::uniform_real_distribution<float> value(-1, 1);
+      for (S& x : v) x = to_bf16(value(rng));
+    } else {
+      std::uniform_int_distribution<int> value(-128, 127);
+      for (S& x : v) x = static_cast<S>(value(rng));
+    }
+  };
+  const auto widened = []<class S>(const std::vector<S>& v) {
+    std::vector<float> f(v.size());
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if constexpr (std::is_same_v<S, bf16>) {
+        f[i] = to_float(v[i]);
+      } else {
+        f[i] = static_cast<float>(v[i]);
+      }
+    }
+    return f;
+  };
+  const auto bits = [](const std::vector<bf16>& v) {
+    return reinterpret_cast<const std::uint16_t*>(v.data());
+  };
   for (const Shape& s : shapes) {
-    const auto bytes = [](std::int64_t count) {
-      return static_cast<std::size_t>(std::max<std::int64_t>(1, count));
+    const auto count = [](std::int64_t n) {
+      return static_cast<std::size_t>(std::max<std::int64_t>(1, n));
     };
-    std::vector<SourceA> a(bytes(s.m * s.k));
-    std::vector<std::int8_t> b(bytes(s.k * s.n));
-    std::uniform_int_distribution<int> value(-128, 127);
-    for (SourceA& x : a) x = static_cast<SourceA>(value(rng));
-    for (std::int8_t& x : b) x = static_cast<std::int8_t>(value(rng));
-    std::vector<std::int32_t> c(bytes(s.m * s.n));
+    std::vector<SourceA> a(count(s.m * s.k));
+    std::vector<SourceB> b(count(s.k * s.n));
+    random(a);
+    random(b);
+    std::vector<C> c(count(s.m * s.n));
     const std::int64_t lda = std::max<std::int64_t>(1, trans_a ? s.m : s.k),
                        ldb = std::max<std::int64_t>(1, trans_b ? s.k : s.n),
                        ldc = std::max<std::int64_t>(1, s.n);
+    // op(X) of row-major storage of X's element type.
+    const auto views = [&]<class S>(const S* a_data, const S* b_data) {
+      MatrixView<const S> av =
+          row_major<const S>(a_data, trans_a ? s.k : s.m, trans_a ? s.m : s.k, lda);
+      MatrixView<const S> bv =
+          row_major<const S>(b_data, trans_b ? s.n : s.k, trans_b ? s.k : s.n, ldb);
+      return std::pair{trans_a ? av.transposed() : av, trans_b ? bv.transposed() : bv};
+    };
     const char ta = trans_a ? 'T' : 'N', tb = trans_b ? 'T' : 'N';
-    const std::int32_t no_offset = 0;
     std::vector<Contender> contenders;
     contenders.push_back({"ridge", [&] {
+                            const std::int32_t no_offset = 0;
                             int status = 0;
-                            if constexpr (kUnsigned) {
+                            if constexpr (kBf16) {
+                              const auto [av, bv] = views(a.data(), b.data());
+                              gemm(1.0f, av, bv, 0.0f, row_major<float>(c.data(), s.m, s.n, ldc));
+                            } else if constexpr (std::is_same_v<SourceA, std::uint8_t>) {
                               status = ridge_gemm_u8s8s32(ta, tb, 'F', s.m, s.n, s.k, 1.0f,
                                                           a.data(), lda, 0, b.data(), ldb, 0,
                                                           0.0f, c.data(), ldc, &no_offset);
@@ -250,28 +288,30 @@ void bench_int8(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>
                           }, {}});
     for (const auto& p : peers) {
       PeerLibrary* peer = p.get();
-      if (kUnsigned ? !peer->has_gemm_u8s8s32() : !peer->has_gemm_s8s8s32()) {
+      const bool has = kBf16 ? peer->has_sbgemm()
+                       : std::is_same_v<SourceA, std::uint8_t> ? peer->has_gemm_u8s8s32()
+                                                               : peer->has_gemm_s8s8s32();
+      if (!has) {
         contenders.push_back({peer->name(), nullptr, {}});
         continue;
       }
       contenders.push_back({peer->name(), [&, peer] {
-                              peer->gemm_int8(trans_a, trans_b, s.m, s.n, s.k, a.data(), lda,
-                                              b.data(), ldb, c.data(), ldc);
+                              if constexpr (kBf16) {
+                                peer->sbgemm(trans_a, trans_b, s.m, s.n, s.k, bits(a), lda,
+                                             bits(b), ldb, c.data(), ldc);
+                              } else {
+                                peer->gemm_int8(trans_a, trans_b, s.m, s.n, s.k, a.data(), lda,
+                                                b.data(), ldb, c.data(), ldc);
+                              }
                             }, {}});
     }
     std::vector<float> af, bf, cf;
     if (!o.variants.empty()) {  // --vs sgemm: the same values in float
-      af.assign(a.begin(), a.end());
-      bf.assign(b.begin(), b.end());
+      af = widened(a);
+      bf = widened(b);
       cf.resize(c.size());
-      MatrixView<const float> a_view = row_major<const float>(
-          af.data(), trans_a ? s.k : s.m, trans_a ? s.m : s.k, lda);
-      MatrixView<const float> b_view = row_major<const float>(
-          bf.data(), trans_b ? s.n : s.k, trans_b ? s.k : s.n, ldb);
-      if (trans_a) a_view = a_view.transposed();
-      if (trans_b) b_view = b_view.transposed();
-      contenders.push_back({"sgemm", [&, a_view, b_view] {
-                              gemm(1.0f, a_view, b_view, 0.0f,
+      contenders.push_back({"sgemm", [&, v = views(af.data(), bf.data())] {
+                              gemm(1.0f, v.first, v.second, 0.0f,
                                    row_major<float>(cf.data(), s.m, s.n, ldc));
                             }, {}});
     }
@@ -297,8 +337,9 @@ void add_bench_gemm_command(CLI::App& bench_app) {
   static Options o;
   cmd->add_option("--shapes", o.shapes, "Comma-separated MxNxK list (default: the standard sweep of 17 shapes)");
   cmd->add_option("--dtype", o.dtype,
-                  "f32, f64, or int8 with C in int32: u8s8 (A uint8, B int8) or s8s8")
-      ->check(CLI::IsMember({"f32", "f64", "u8s8", "s8s8"}));
+                  "f32, f64, bf16 (C float), or int8 with C in int32: u8s8 (A uint8, B int8) "
+                  "or s8s8")
+      ->check(CLI::IsMember({"f32", "f64", "bf16", "u8s8", "s8s8"}));
   cmd->add_option("--op", o.op, "Transpositions of A and B (row-major storage): nn, nt, tn or tt")
       ->check(CLI::IsMember({"nn", "nt", "tn", "tt"}));
   cmd->add_option("--epilogue", o.epilogue,
@@ -313,14 +354,14 @@ void add_bench_gemm_command(CLI::App& bench_app) {
   cmd->callback([] {
     // "--vs unfused", "--vs plain" and "--vs sgemm" are ridge itself run otherwise, no library
     // to load.
-    const bool int8 = o.dtype == "u8s8" || o.dtype == "s8s8";
+    const bool narrow = o.dtype == "u8s8" || o.dtype == "s8s8" || o.dtype == "bf16";
     for (const char* variant : {"unfused", "plain", "sgemm"}) {
       const auto spec = std::find(o.peers.specs.begin(), o.peers.specs.end(), variant);
       if (spec == o.peers.specs.end()) continue;
       o.peers.specs.erase(spec);
       o.variants.push_back(variant);
-      if (variant == std::string("sgemm") && !int8)
-        throw CLI::ValidationError("--vs sgemm", "is for --dtype u8s8 or s8s8");
+      if (variant == std::string("sgemm") && !narrow)
+        throw CLI::ValidationError("--vs sgemm", "is for --dtype bf16, u8s8 or s8s8");
       if (variant != std::string("sgemm") && o.epilogue.empty())
         throw CLI::ValidationError(std::string("--vs ") + variant, "needs an --epilogue");
     }
@@ -329,9 +370,11 @@ void add_bench_gemm_command(CLI::App& bench_app) {
     const std::vector<std::unique_ptr<PeerLibrary>> peers =
         set_up_threads_and_peers(o.threads, o.peers);
     if (o.dtype == "u8s8") {
-      bench_int8<std::uint8_t>(o, peers);
+      bench_narrow<std::uint8_t>(o, peers);
     } else if (o.dtype == "s8s8") {
-      bench_int8<std::int8_t>(o, peers);
+      bench_narrow<std::int8_t>(o, peers);
+    } else if (o.dtype == "bf16") {
+      bench_narrow<bf16>(o, peers);
     } else {
       with_dtype(o.dtype, [&]<class T>() { bench<T>(o, peers); });
     }

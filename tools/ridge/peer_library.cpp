@@ -74,6 +74,14 @@ std::unique_ptr<PeerLibrary> PeerLibrary::load(const std::string& spec, int thre
   peer->sgemv_ = reinterpret_cast<CblasSgemv>(dlsym(handle, "cblas_sgemv"));
   peer->dgemv_ = reinterpret_cast<CblasDgemv>(dlsym(handle, "cblas_dgemv"));
   peer->is_ridge_ = dlsym(handle, "ridge_version") != nullptr;
+  peer->sbgemm_ = reinterpret_cast<CblasSbgemm>(dlsym(handle, "cblas_sbgemm"));
+  if (peer->sbgemm_ == nullptr) {
+    const auto bf16 = reinterpret_cast<DnnlBf16>(dlsym(handle, "dnnl_gemm_bf16bf16f32"));
+    const std::uint16_t one = 0x3f80;
+    float c = 0;
+    if (bf16 != nullptr && bf16('N', 'N', 1, 1, 1, 1.0f, &one, 1, &one, 1, 0.0f, &c, 1) == 0)
+      peer->dnnl_bf16_ = bf16;
+  }
   const char* prefix = peer->is_ridge_ ? "ridge_gemm_" : "dnnl_gemm_";
   peer->gemm_u8s8s32_ = reinterpret_cast<GemmInt8<std::uint8_t>>(
       dlsym(handle, (std::string(prefix) + "u8s8s32").c_str()));
@@ -171,6 +179,20 @@ void call_gemm_int8(const char* library, PeerLibrary::GemmInt8<A> f, bool trans_
 }
 
 }  // namespace
+
+void PeerLibrary::sbgemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n,
+                         std::int64_t k, const std::uint16_t* a, std::int64_t lda,
+                         const std::uint16_t* b, std::int64_t ldb, float* c,
+                         std::int64_t ldc) const {
+  if (sbgemm_ != nullptr) {
+    sbgemm_(kRowMajor, trans_a ? kTrans : kNoTrans, trans_b ? kTrans : kNoTrans,
+            static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), 1.0f, a,
+            static_cast<int>(lda), b, static_cast<int>(ldb), 0.0f, c, static_cast<int>(ldc));
+  } else if (dnnl_bf16_(trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', m, n, k, 1.0f, a, lda, b, ldb,
+                        0.0f, c, ldc) != 0) {
+    throw std::runtime_error(name_ + ": bf16 GEMM failed");
+  }
+}
 
 void PeerLibrary::gemm_int8(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n,
                             std::int64_t k, const std::uint8_t* a, std::int64_t lda,

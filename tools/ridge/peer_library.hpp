@@ -33,6 +33,10 @@ class PeerLibrary {
   // oneDNN's int8 GEMM (dnnl_gemm_u8s8s32, dnnl_gemm_s8s8s32), or another ridge build's.
   bool has_gemm_u8s8s32() const { return gemm_u8s8s32_ != nullptr; }
   bool has_gemm_s8s8s32() const { return gemm_s8s8s32_ != nullptr; }
+  // A bf16 GEMM: cblas_sbgemm (OpenBLAS builds with it, another ridge build), else oneDNN's
+  // dnnl_gemm_bf16bf16f32 where it runs on this CPU (oneDNN 2.6 answers "unimplemented" without
+  // AVX512_BF16 or AVX512_CORE).
+  bool has_sbgemm() const { return sbgemm_ != nullptr || dnnl_bf16_ != nullptr; }
   bool has_dgemv() const { return dgemv_ != nullptr; }
 
   // Row-major: C = op(A) * op(B) + beta * C, op transposing where trans_a / trans_b say.
@@ -48,6 +52,10 @@ class PeerLibrary {
              const float* x, float beta, float* y) const;
   void dgemv(bool trans, std::int64_t m, std::int64_t n, const double* a, std::int64_t lda,
              const double* x, double beta, double* y) const;
+  // Row-major C = op(A) op(B) in float, A and B bf16 bit patterns.
+  void sbgemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
+              const std::uint16_t* a, std::int64_t lda, const std::uint16_t* b, std::int64_t ldb,
+              float* c, std::int64_t ldc) const;
   // oneDNN's argument order: transa, transb, offsetc, m, n, k, alpha, a, lda, ao, b, ldb, bo,
   // beta, c, ldc, co; returns a status (0: success).
   template <class A>
@@ -74,6 +82,11 @@ class PeerLibrary {
   using DnnlSgemm = int (*)(char, char, std::int64_t, std::int64_t, std::int64_t, float,
                             const float*, std::int64_t, const float*, std::int64_t, float, float*,
                             std::int64_t);
+  using CblasSbgemm = void (*)(int, int, int, int, int, int, float, const std::uint16_t*, int,
+                               const std::uint16_t*, int, float, float*, int);
+  using DnnlBf16 = int (*)(char, char, std::int64_t, std::int64_t, std::int64_t, float,
+                           const std::uint16_t*, std::int64_t, const std::uint16_t*, std::int64_t,
+                           float, float*, std::int64_t);
   std::string name_;
   void* handle_ = nullptr;
   bool is_ridge_ = false;
@@ -82,6 +95,8 @@ class PeerLibrary {
   DnnlSgemm dnnl_sgemm_ = nullptr;
   CblasSgemv sgemv_ = nullptr;  // null in oneDNN, which has no GEMV
   CblasDgemv dgemv_ = nullptr;
+  CblasSbgemm sbgemm_ = nullptr;
+  DnnlBf16 dnnl_bf16_ = nullptr;
   GemmInt8<std::uint8_t> gemm_u8s8s32_ = nullptr;
   GemmInt8<std::int8_t> gemm_s8s8s32_ = nullptr;
 };
