@@ -97,6 +97,18 @@ std::int64_t skinny_slice_depth(std::int64_t streams, std::int64_t n) {
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
+// Whether the packed path copies each A block while the tiles of the block before it run
+// (kCopyAheadColumns): a column-contiguous A from memory against a B of more than two tiles'
+// width (none at 8 columns, 4 + 4 (Loops::strip_columns), so that the whole copy follows the
+// block's tiles a vector at a time; two at 12, which then copy a vector at every step; measured
+// on the Zen 3 host, dgemm M x 4096 x 4096 row-major, GFLOP/s copying ahead and packing block by
+// block: M = 8 on 1 thread 6.6 and 16.9, M = 12 on 2 threads 14.5 and 26.0) and at most
+// kCopyAheadColumns wide.
+template <class Problem>
+bool copies_ahead(const Problem& p, int nr, bool a_from_memory) {
+  return p.a_rs == 1 && p.n > 2 * nr && p.n <= kCopyAheadColumns && a_from_memory;
+}
+
 // The epilogue, if any, over C's block of p: for the paths whose kernels do not apply it
 // themselves (the tile loops do, as each tile finishes).
 template <class Problem>
@@ -397,13 +409,7 @@ void run(const GemmProblem<T>& p) {
   // and 37.7 (40.2); with columns 256 bytes apart the short first tile only costs: 8 x 48 x 1024
   // 70.9 and 59.5, 32 x 64 x 64 88.4 and 69.4.
   options.line_aligned_tiles = a_column_per_page || a_from_memory;
-  // Copying ahead spreads each block's copy over its NR-wide tiles. A B of two tiles' width or
-  // less has too few: none at 8 columns (4 + 4, Loops::strip_columns), so that the whole copy
-  // follows the block's tiles a vector at a time; two at 12, which then copy a vector at every
-  // step. Measured on the Zen 3 host, dgemm M x 4096 x 4096 row-major, GFLOP/s copying ahead
-  // and packing block by block: M = 8 on 1 thread 6.6 and 16.9, M = 12 on 2 threads 14.5 and 26.0.
-  const bool copy_ahead =
-      p.a_rs == 1 && p.n > 2 * loops.nr && p.n <= kCopyAheadColumns && a_from_memory;
+  const bool copy_ahead = copies_ahead(p, loops.nr, a_from_memory);
   const bool dot_fetches_ahead =
       dot && kernels::fetches_ahead(a_bytes, caches, tuning.stream_prefetch);
   const PackedOptions packed_options{copy_ahead, table.fma_chains};
@@ -445,13 +451,19 @@ void run_widened(const GemmProblem<T, SourceA, SourceB>& p) {
   const TypedKernels<T, SourceA, SourceB>& table = gemm_kernels<T, SourceA, SourceB>(isa);
   const GemmKernels<T, SourceA, SourceB>& loops = table.kernels;
   const std::int64_t steps = ceil_div(p.k, loops.depth_group);
-  const PackedOptions options{false, table.fma_chains};
+  // bf16 copies A ahead where float does (Loops::kCopiesAhead); int8 packs block by block.
+  const bool copy_ahead =
+      std::is_same_v<SourceA, std::uint16_t> &&
+      copies_ahead(p, loops.nr,
+                   kernels::streams_from_memory(p.m * p.k * std::int64_t{sizeof(SourceA)},
+                                                table.caches));
+  const PackedOptions options{copy_ahead, table.fma_chains};
   using Problem = GemmProblem<T, SourceA, SourceB>;
   run_in_blocks(
       p, thread_count(p.m * p.n * steps), loops.width, loops.nr,
       [&](const Problem& block) -> std::size_t {
         return packed_workspace<T>(block.m, block.n, steps, table.blocks, loops.mr, loops.nr,
-                                   false)
+                                   copy_ahead)
             .bytes();
       },
       [&](const Problem& block, std::byte* work) {

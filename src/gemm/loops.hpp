@@ -43,11 +43,16 @@ struct Loops {
   // Whether A and B are stored as the micro-kernel reads them (else each is widened as packed).
   static constexpr bool kNative = std::is_same_v<SourceA, T> && std::is_same_v<SourceB, T>;
   static constexpr int kDepthGroup = depth_group<V>();
+  // Whether the packed path can copy A ahead (PackAInSteps: one depth step a lane, A as T or
+  // bf16).
+  static constexpr bool kCopiesAhead = kNative || std::is_same_v<SourceA, std::uint16_t>;
+  using PackANext = kernels::PackAInSteps<V, Shape.mv * V::width,
+                                          std::conditional_t<kCopiesAhead, SourceA, T>>;
   using PanelA = kernels::PanelA<T>;
   using TileC = kernels::TileC<T>;
   using PackedB = kernels::PackedB<V, Shape.nr>;
   using StridedB = kernels::StridedB<V>;
-  using PackANext = kernels::PackAInSteps<V, Shape.mv * V::width>;
+
   static constexpr int MV = Shape.mv;
   static constexpr int NR = Shape.nr;
   static constexpr int MR = MV * V::width;
@@ -214,7 +219,7 @@ struct Loops {
   // on a whole step.
   static void packed(const Problem& p, const BlockSizes& model, const PackedOptions& options,
                      std::byte* work) {
-    const bool copy_ahead = kNative && options.copy_ahead;
+    const bool copy_ahead = kCopiesAhead && options.copy_ahead;
     const int least_columns = strip_least_columns(options.fma_chains, false);
     const std::int64_t steps = depth_steps(p.k);
     const PackedPlan plan = packed_plan(steps, model, MR, NR, copy_ahead);
@@ -251,7 +256,7 @@ struct Loops {
           const NextBlock next = copy_ahead ? next_block(p, bs, depth, jc, pc, ic) : NextBlock{};
           PackANext copy;
           std::int64_t per_tile = 0;
-          if constexpr (kNative) {
+          if constexpr (kCopiesAhead) {
             if (next.exists) {
               copy = PackANext(std::min(bs.mc, p.m - next.ic), std::min(depth, p.k - next.pc),
                                p.a + next.ic + next.pc * p.a_cs, p.a_cs, a_buffers[current ^ 1]);
@@ -280,7 +285,7 @@ struct Loops {
             }
           }
           copied_ahead = next.exists;
-          if constexpr (kNative) {
+          if constexpr (kCopiesAhead) {
             if (copied_ahead) {
               copy.finish();
               current ^= 1;

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
+#include "kernels/pack_bf16.hpp"
 #include "simd/cache_line.hpp"
 #include "simd/unroll.hpp"
 
@@ -73,8 +75,9 @@ void pack_a(std::int64_t m, std::int64_t kc, const typename V::scalar* a, std::i
 // past them (the last, partial panel) are left to pack_a (finish()).
 //
 // Each k loop may take `quota` steps (granted by the caller, so that the copy spreads over all
-// the block's tiles); finish() copies what they left.
-template <class V, int MR>
+// the block's tiles); finish() copies what they left. Source: A's stored type, T or (T float)
+// bf16 bit patterns, widened as copied.
+template <class V, int MR, class Source = typename V::scalar>
 struct PackAInSteps {
   using T = typename V::scalar;
   static constexpr int W = V::width;
@@ -90,21 +93,21 @@ struct PackAInSteps {
   static constexpr int kRunStartLines = 4;
   static constexpr std::int64_t kColumnsAhead = 2;
 
-  const T* a = nullptr;  // the block's source
+  const Source* a = nullptr;  // the block's source
   T* panels = nullptr;   // where pack_a would put it
   std::int64_t m = 0, kc = 0, cs = 0;
   std::int64_t column_vectors = 0;  // vectors copied per column: the full panels' rows
   std::int64_t left = 0;            // vectors not yet granted to a k loop
   // The cursor: next vector's source and destination, vectors left in its column and panel.
   std::int64_t column = 0;
-  const T* src = nullptr;
+  const Source* src = nullptr;
   T* dst = nullptr;
   std::int64_t column_left = 0;
   int panel_left = 0;
   std::int64_t quota = 0;  // vectors the running k loop may still copy
 
   PackAInSteps() = default;
-  PackAInSteps(std::int64_t m, std::int64_t kc, const T* a, std::int64_t cs, T* panels)
+  PackAInSteps(std::int64_t m, std::int64_t kc, const Source* a, std::int64_t cs, T* panels)
       : a(a), panels(panels), m(m), kc(kc), cs(cs), column_vectors(m / MR * kPanelVectors),
         left(column_vectors * kc) {
     if (left > 0) start_column(0);
@@ -123,8 +126,12 @@ struct PackAInSteps {
   [[gnu::always_inline]] void step() {
     if (quota == 0) return;
     --quota;
-    __builtin_prefetch(src + kLinesAhead * simd::kLineElements<T>, 0, 2);
-    V::store(dst, V::load(src));
+    __builtin_prefetch(src + kLinesAhead * simd::kLineElements<Source>, 0, 2);
+    if constexpr (std::is_same_v<Source, T>) {
+      V::store(dst, V::load(src));
+    } else {
+      V::store(dst, V::load_bf16(src));
+    }
     src += W;
     dst += W;
     if (--panel_left == 0) {
@@ -140,7 +147,12 @@ struct PackAInSteps {
     left = 0;
     while (quota > 0) step();
     const std::int64_t full = m / MR * MR;
-    if (full < m) pack_a<V, MR>(m - full, kc, a + full, 1, cs, panels + full * kc);
+    if (full >= m) return;
+    if constexpr (std::is_same_v<Source, T>) {
+      pack_a<V, MR>(m - full, kc, a + full, 1, cs, panels + full * kc);
+    } else {
+      pack_bf16_a<V, MR>(m - full, kc, a + full, 1, cs, panels + full * kc);
+    }
   }
 
  private:
@@ -152,9 +164,9 @@ struct PackAInSteps {
     column_left = column_vectors;
     panel_left = kPanelVectors;
     if (p + kColumnsAhead < kc) {
-      const T* run = a + (p + kColumnsAhead) * cs;
+      const Source* run = a + (p + kColumnsAhead) * cs;
       for (int line = 0; line < kRunStartLines; ++line)
-        __builtin_prefetch(run + line * simd::kLineElements<T>, 0, 2);
+        __builtin_prefetch(run + line * simd::kLineElements<Source>, 0, 2);
     }
   }
 };

@@ -42,14 +42,19 @@ struct Bf16Matrix {
     for (std::size_t i = 0; i < bits.size(); ++i) bits[i] = to_bf16(values.storage[i]);
   }
   MatrixView<const bf16> view(Transpose t = Transpose::none) const {
-    return {bits.empty() ? nullptr : bits.data(), values.rows, values.cols, values.ld,
-            values.layout, t};
+    return {bits.empty() ? nullptr : bits.data(),
+            values.rows,
+            values.cols,
+            values.ld,
+            values.layout,
+            t};
   }
   const std::uint16_t* raw() const { return reinterpret_cast<const std::uint16_t*>(bits.data()); }
 };
 
 // The packed path of each ISA on the internal problem (column-major C), blocks small enough that
-// modest shapes cross MC, KC and NC and their remainders.
+// modest shapes cross MC, KC and NC and their remainders, each A block packed before its tiles
+// or (column-major A) copied by the tiles of the block before.
 void sweep_packed(Isa isa) {
   const auto& kernels = gemm_detail::gemm_kernels<float, std::uint16_t, std::uint16_t>(isa).kernels;
   ASSERT_EQ(kernels.direct, nullptr);
@@ -61,25 +66,30 @@ void sweep_packed(Isa isa) {
     for (int n : std::set<int>{1, nr - 1, nr + 1, 7 * nr + 5})
       for (int k : {1, 8, 9, 29})
         for (Layout la : {Layout::col_major, Layout::row_major})
-          for (Layout lb : {Layout::col_major, Layout::row_major}) {
-            const auto [alpha, beta] = alpha_beta<float>(index++);
-            Bf16Matrix a(m, k, la, 2, rng), b(k, n, lb, 1, rng);
-            Matrix<float> c(m, n, Layout::col_major, 3);
-            c.fill_random(rng);
-            const Reference<float> want =
-                reference_gemm(alpha, a.values, Transpose::none, b.values, Transpose::none, beta, c);
-            std::int64_t a_rs, a_cs, b_rs, b_cs;
-            op_strides(a.values.view(), a_rs, a_cs);
-            op_strides(b.values.view(), b_rs, b_cs);
-            const auto p = kernels::GemmProblem<float, std::uint16_t, std::uint16_t>::from_strides(
-                m, n, k, alpha, a.raw(), a_rs, a_cs, b.raw(), b_rs, b_cs, beta, c.data(), 1, c.ld);
-            std::vector<std::byte> work(
-                gemm_detail::packed_workspace<float>(m, n, k, small, mr, nr, false).bytes());
-            kernels.packed(p, small, {false, 2 * (index % 5)}, work.data());
-            ASSERT_EQ(compare(c, want), "") << m << "x" << n << "x" << k << ", A "
-                                            << (la == Layout::row_major ? "row" : "col") << ", B "
-                                            << (lb == Layout::row_major ? "row" : "col");
-          }
+          for (Layout lb : {Layout::col_major, Layout::row_major})
+            for (bool copy_ahead : {false, true}) {
+              if (copy_ahead && la != Layout::col_major) continue;
+              const auto [alpha, beta] = alpha_beta<float>(index++);
+              Bf16Matrix a(m, k, la, 2, rng), b(k, n, lb, 1, rng);
+              Matrix<float> c(m, n, Layout::col_major, 3);
+              c.fill_random(rng);
+              const Reference<float> want = reference_gemm(alpha, a.values, Transpose::none,
+                                                           b.values, Transpose::none, beta, c);
+              std::int64_t a_rs, a_cs, b_rs, b_cs;
+              op_strides(a.values.view(), a_rs, a_cs);
+              op_strides(b.values.view(), b_rs, b_cs);
+              const auto p =
+                  kernels::GemmProblem<float, std::uint16_t, std::uint16_t>::from_strides(
+                      m, n, k, alpha, a.raw(), a_rs, a_cs, b.raw(), b_rs, b_cs, beta, c.data(), 1,
+                      c.ld);
+              std::vector<std::byte> work(
+                  gemm_detail::packed_workspace<float>(m, n, k, small, mr, nr, copy_ahead).bytes());
+              kernels.packed(p, small, {copy_ahead, 2 * (index % 5)}, work.data());
+              ASSERT_EQ(compare(c, want), "")
+                  << m << "x" << n << "x" << k << ", A "
+                  << (la == Layout::row_major ? "row" : "col") << ", B "
+                  << (lb == Layout::row_major ? "row" : "col") << ", copy ahead " << copy_ahead;
+            }
 }
 
 class GemmBf16Loops : public ::testing::TestWithParam<Isa> {};
@@ -107,8 +117,7 @@ TEST(GemmBf16, MatchesTheReferenceAtEveryEdge) {
                        index % 2, rng);
           Matrix<float> c(m, n, layout, 2);
           c.fill_random(rng);
-          const Reference<float> want =
-              reference_gemm(alpha, a.values, ta, b.values, tb, beta, c);
+          const Reference<float> want = reference_gemm(alpha, a.values, ta, b.values, tb, beta, c);
           gemm(alpha, a.view(ta), b.view(tb), beta, c.view());
           ASSERT_EQ(compare(c, want), "") << m << "x" << n << "x" << k << " index " << index;
         }
@@ -196,9 +205,8 @@ TEST(GemmBf16, CblasSbgemmIsTheCppGemm) {
         c.fill_random(rng);
         Matrix<float> want = c;
         gemm(0.5f, a.view(opa), b.view(opb), -1.0f, want.view());
-        cblas_sbgemm(order, ta, tb, m, n, k, 0.5f, a.raw(), static_cast<int>(a.values.ld),
-                     b.raw(), static_cast<int>(b.values.ld), -1.0f, c.data(),
-                     static_cast<int>(c.ld));
+        cblas_sbgemm(order, ta, tb, m, n, k, 0.5f, a.raw(), static_cast<int>(a.values.ld), b.raw(),
+                     static_cast<int>(b.values.ld), -1.0f, c.data(), static_cast<int>(c.ld));
         EXPECT_EQ(std::memcmp(c.data(), want.data(), c.storage.size() * sizeof(float)), 0)
             << order << " " << ta << " " << tb;
       }
