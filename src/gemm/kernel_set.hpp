@@ -146,6 +146,11 @@ struct GemmKernels {
   // MR-row slab at a time) and B in place unless options.pack_b, options.depth of the depth at a
   // time: for small and skinny problems. `work` holds direct_workspace(p, options, mr, nr).
   void (*direct)(const Problem&, const DirectOptions&, std::byte* work) = nullptr;
+  // int8 only: C = (A - a_zero)(x - x_zero) for C of one column, m rows in blocks of row_block,
+  // A column-major (columns lda apart) and x contiguous (kernels/pair_column_sweep.hpp).
+  void (*one_column)(std::int64_t m, std::int64_t k, const SourceA* a, std::int64_t lda,
+                     std::int32_t a_zero, const SourceB* x, std::int32_t x_zero, T* c,
+                     std::int64_t row_block) = nullptr;
 };
 
 }  // namespace ridge::gemm_detail

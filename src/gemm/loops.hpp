@@ -19,6 +19,7 @@
 #include "kernels/pack.hpp"
 #include "kernels/pack_bf16.hpp"
 #include "kernels/pack_pairs.hpp"
+#include "kernels/pair_column_sweep.hpp"
 #include "kernels/tile_shapes.hpp"
 
 namespace ridge::gemm_detail {
@@ -444,6 +445,8 @@ GemmKernels<typename V::scalar, SourceA, SourceB> make_gemm_kernels() {
       .narrow_columns = {L::template kNarrowColumns<1>, L::template kNarrowColumns<2>},
       .packed = &L::packed};
   if constexpr (L::kNative) k.direct = &L::direct;
+  if constexpr (L::kDepthGroup == 2)
+    k.one_column = &kernels::PairColumnSweep<V, SourceA, SourceB>::run;
   return k;
 }
 

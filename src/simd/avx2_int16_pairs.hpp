@@ -53,16 +53,24 @@ struct Avx2Int16Pairs : Avx2Int32 {
   static constexpr int depth_group = 2;  // inner-dimension steps per lane
   static reg fma(reg a, reg b, reg c) { return _mm256_add_epi32(c, _mm256_madd_epi16(a, b)); }
 
-  // The lanes of two registers, rows i < 16: the pair (even[i] - zero, odd[i] - zero), two depth
-  // steps of 16 rows of an operand whose rows are contiguous (kernels::pack_pairs_a).
+  // Two registers of pairs (even[i] - zero, odd[i] - zero), rows i < 16 in order: two depth
+  // steps of 16 rows of an operand whose rows are contiguous.
   template <class S>
-  static void store_pairs(const S* even, const S* odd, std::int32_t zero, std::int32_t* dst) {
+  static void pair_rows(const S* even, const S* odd, std::int32_t zero, reg (&rows)[2]) {
     const __m256i z = _mm256_set1_epi16(static_cast<std::int16_t>(zero));
     const __m256i e = _mm256_sub_epi16(widen(even), z), o = _mm256_sub_epi16(widen(odd), z);
     // Interleaved within each 128-bit half: rows 0-3 and 8-11, then 4-7 and 12-15.
     const __m256i low = _mm256_unpacklo_epi16(e, o), high = _mm256_unpackhi_epi16(e, o);
-    store(dst, _mm256_permute2x128_si256(low, high, 0x20));
-    store(dst + width, _mm256_permute2x128_si256(low, high, 0x31));
+    rows[0] = _mm256_permute2x128_si256(low, high, 0x20);
+    rows[1] = _mm256_permute2x128_si256(low, high, 0x31);
+  }
+  // pair_rows stored at dst (kernels::pack_pairs_a).
+  template <class S>
+  static void store_pairs(const S* even, const S* odd, std::int32_t zero, std::int32_t* dst) {
+    reg rows[2];
+    pair_rows(even, odd, zero, rows);
+    store(dst, rows[0]);
+    store(dst + width, rows[1]);
   }
 
  private:

@@ -1,6 +1,6 @@
 // The int8 GEMM (ridge_gemm_u8s8s32, ridge_gemm_s8s8s32) against 64-bit integer arithmetic:
-// the packed loops of every ISA path across every block boundary with zero points and odd
-// depths; the C API over every transposition, offset kind, padded leading dimensions, the
+// the packed loops and the one-column kernel of every ISA path across every block boundary with
+// zero points and odd depths; the C API over every transposition, offset kind, padded leading dimensions, the
 // extreme operands (all 255 against all -128, which VPMADDUBSW's int16 pair sums cannot hold),
 // depths past any int16 sum, alpha and beta with their rounding and saturation; thread counts;
 // and each bad argument, with C untouched.
@@ -86,12 +86,45 @@ void sweep_packed(Isa isa) {
           }
 }
 
+// The one-column kernel (a row of x W): rows around its steps and row blocks, odd depths.
+template <class SourceB>
+void sweep_one_column(Isa isa) {
+  const auto& kernels = gemm_detail::gemm_kernels<std::int32_t, std::int8_t, SourceB>(isa).kernels;
+  const std::int64_t step = 2 * kernels.width, row_block = 2 * step;
+  std::mt19937 rng(8);
+  int index = 0;
+  for (std::int64_t m : {std::int64_t{1}, step - 1, step, step + 1, 2 * row_block + step + 3})
+    for (std::int64_t k : {1, 2, 7, 8, 9, 33}) {
+      ++index;
+      const std::int64_t lda = m + index % 3;
+      const auto a = random_bytes<std::int8_t>(k * lda, rng);
+      const auto x = random_bytes<SourceB>(k, rng);
+      const std::int32_t a_zero = index % 2 ? 0 : -128 + 37 * index % 256,
+                         x_zero = index % 3 ? 0 : 11 * index % 128;
+      std::vector<std::int32_t> y(m + 1, 12345);
+      kernels.one_column(m, k, a.data(), lda, a_zero, x.data(), x_zero, y.data(), row_block);
+      for (std::int64_t i = 0; i < m; ++i) {
+        std::int64_t want = 0;
+        for (std::int64_t q = 0; q < k; ++q)
+          want += (std::int64_t{a[i + q * lda]} - a_zero) * (std::int64_t{x[q]} - x_zero);
+        ASSERT_EQ(y[i], want) << m << " rows, depth " << k << ", row " << i;
+      }
+      ASSERT_EQ(y[m], 12345) << "past the column";
+    }
+}
+
 class GemmInt8Loops : public ::testing::TestWithParam<Isa> {};
 
 TEST_P(GemmInt8Loops, PackedPathIsExactAcrossEveryBlockBoundary) {
   RIDGE_SKIP_UNLESS_SUPPORTED(GetParam());
   sweep_packed<std::uint8_t>(GetParam());
   sweep_packed<std::int8_t>(GetParam());
+}
+
+TEST_P(GemmInt8Loops, OneColumnIsExactAcrossRowBlocks) {
+  RIDGE_SKIP_UNLESS_SUPPORTED(GetParam());
+  sweep_one_column<std::uint8_t>(GetParam());
+  sweep_one_column<std::int8_t>(GetParam());
 }
 
 INSTANTIATE_TEST_SUITE_P(Isa, GemmInt8Loops, ::testing::ValuesIn(kAllIsas), isa_test_name);
