@@ -144,12 +144,12 @@ RIDGE_C_API int ridge_sgemm_fused(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE t
  * b, c or co null while C or the product is not empty) or RIDGE_ERROR_INTERNAL (out of memory). */
 RIDGE_C_API int ridge_gemm_u8s8s32(char transa, char transb, char offsetc, int64_t m, int64_t n,
                                    int64_t k, float alpha, const uint8_t* a, int64_t lda,
-                                   uint8_t ao, const int8_t* b, int64_t ldb, int8_t bo,
-                                   float beta, int32_t* c, int64_t ldc, const int32_t* co);
+                                   uint8_t ao, const int8_t* b, int64_t ldb, int8_t bo, float beta,
+                                   int32_t* c, int64_t ldc, const int32_t* co);
 RIDGE_C_API int ridge_gemm_s8s8s32(char transa, char transb, char offsetc, int64_t m, int64_t n,
-                                   int64_t k, float alpha, const int8_t* a, int64_t lda,
-                                   int8_t ao, const int8_t* b, int64_t ldb, int8_t bo,
-                                   float beta, int32_t* c, int64_t ldc, const int32_t* co);
+                                   int64_t k, float alpha, const int8_t* a, int64_t lda, int8_t ao,
+                                   const int8_t* b, int64_t ldb, int8_t bo, float beta, int32_t* c,
+                                   int64_t ldc, const int32_t* co);
 
 /* The CBLAS error handler: prints which parameter of which routine was wrong to stderr. A weak
  * symbol, so a program may define its own. As in the reference CBLAS, a bad argument of a

@@ -2,11 +2,11 @@
 // checked here (parameters 1, 2, 3), a row-major call becomes the column-major call on the
 // transposed problem, and the Fortran checks run on that call. Errors go to cblas_xerbla under
 // the reference's protocol (report()), and C or y is left untouched.
+#include <cstdint>
+
 #include "blas/arguments.hpp"
 #include "blas/column_major.hpp"
 #include "ridge/ridge.h"
-
-#include <cstdint>
 
 namespace ridge::blas {
 namespace {
@@ -116,10 +116,9 @@ void cblas_dgemv(CBLAS_ORDER order, CBLAS_TRANSPOSE trans, const int m, const in
 
 // OpenBLAS's bf16 GEMM (its bfloat16 is a uint16_t holding the bit pattern): C, alpha and beta
 // in float.
-void cblas_sbgemm(CBLAS_ORDER order, CBLAS_TRANSPOSE trans_a, CBLAS_TRANSPOSE trans_b,
-                  const int m, const int n, const int k, const float alpha, const uint16_t* a,
-                  const int lda, const uint16_t* b, const int ldb, const float beta, float* c,
-                  const int ldc) {
+void cblas_sbgemm(CBLAS_ORDER order, CBLAS_TRANSPOSE trans_a, CBLAS_TRANSPOSE trans_b, const int m,
+                  const int n, const int k, const float alpha, const uint16_t* a, const int lda,
+                  const uint16_t* b, const int ldb, const float beta, float* c, const int ldc) {
   log_first_call("cblas_sbgemm");
   ridge::blas::cblas_gemm<float, std::uint16_t>("cblas_sbgemm", order, trans_a, trans_b, m, n, k,
                                                 alpha, a, lda, b, ldb, beta, c, ldc);

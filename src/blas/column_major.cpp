@@ -37,12 +37,12 @@ V* element_zero(V* v, std::int64_t size, int inc) {
 }  // namespace
 
 template <class T, class S>
-void gemm(const char* routine, char transa, char transb, int m, int n, int k, T alpha,
-          const S* a, int lda, const S* b, int ldb, T beta, T* c, int ldc) {
+void gemm(const char* routine, char transa, char transb, int m, int n, int k, T alpha, const S* a,
+          int lda, const S* b, int ldb, T beta, T* c, int ldc) {
   const bool ta = !no_trans(transa), tb = !no_trans(transb);
-  const auto p = kernels::GemmProblem<T, S, S>::from_strides(m, n, k, alpha, a, ta ? lda : 1,
-                                                      ta ? 1 : lda, b, tb ? ldb : 1, tb ? 1 : ldb,
-                                                      beta, c, 1, ldc);
+  const auto p =
+      kernels::GemmProblem<T, S, S>::from_strides(m, n, k, alpha, a, ta ? lda : 1, ta ? 1 : lda, b,
+                                                  tb ? ldb : 1, tb ? 1 : ldb, beta, c, 1, ldc);
   reporting_failure(routine, [&] { gemm_detail::run(p); });
 }
 

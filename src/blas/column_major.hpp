@@ -7,8 +7,8 @@ namespace ridge::blas {
 // C = alpha * op(A) * op(B) + beta * C; transa, transb 'N', 'T' or 'C' in either case. S: the
 // stored type of A and B, T or (T float) bf16 bit patterns.
 template <class T, class S = T>
-void gemm(const char* routine, char transa, char transb, int m, int n, int k, T alpha,
-          const S* a, int lda, const S* b, int ldb, T beta, T* c, int ldc);
+void gemm(const char* routine, char transa, char transb, int m, int n, int k, T alpha, const S* a,
+          int lda, const S* b, int ldb, T beta, T* c, int ldc);
 
 // y = alpha * op(A) * x + beta * y; x and y point to the lowest-addressed element, as in BLAS
 // (with a negative increment, element 0 is the last one in memory).

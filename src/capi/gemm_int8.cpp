@@ -1,10 +1,11 @@
 // ridge_gemm_u8s8s32 and ridge_gemm_s8s8s32: oneDNN's int8 GEMM interface over
 // gemm_detail::gemm_int8, with error codes instead of exceptions.
+#include "gemm/gemm_int8.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <exception>
 
-#include "gemm/gemm_int8.hpp"
 #include "ridge/ridge.h"
 
 namespace {
@@ -19,17 +20,27 @@ bool transposition(char letter, bool& transposed) {
 
 bool offset_kind(char letter, IntOffset& offset) {
   switch (letter) {
-    case 'F': case 'f': offset = IntOffset::fixed; return true;
-    case 'C': case 'c': offset = IntOffset::column; return true;
-    case 'R': case 'r': offset = IntOffset::row; return true;
-    default: return false;
+    case 'F':
+    case 'f':
+      offset = IntOffset::fixed;
+      return true;
+    case 'C':
+    case 'c':
+      offset = IntOffset::column;
+      return true;
+    case 'R':
+    case 'r':
+      offset = IntOffset::row;
+      return true;
+    default:
+      return false;
   }
 }
 
 template <class SourceA>
-int gemm_int8(char transa, char transb, char offsetc, int64_t m, int64_t n, int64_t k,
-              float alpha, const SourceA* a, int64_t lda, SourceA ao, const int8_t* b,
-              int64_t ldb, int8_t bo, float beta, int32_t* c, int64_t ldc, const int32_t* co) {
+int gemm_int8(char transa, char transb, char offsetc, int64_t m, int64_t n, int64_t k, float alpha,
+              const SourceA* a, int64_t lda, SourceA ao, const int8_t* b, int64_t ldb, int8_t bo,
+              float beta, int32_t* c, int64_t ldc, const int32_t* co) {
   bool trans_a = false, trans_b = false;
   IntOffset offset = IntOffset::fixed;
   if (!transposition(transa, trans_a) || !transposition(transb, trans_b) ||
@@ -44,8 +55,8 @@ int gemm_int8(char transa, char transb, char offsetc, int64_t m, int64_t n, int6
   if (c == nullptr || co == nullptr || (k > 0 && (a == nullptr || b == nullptr)))
     return RIDGE_ERROR_NULL_POINTER;
   try {
-    ridge::gemm_detail::gemm_int8(trans_a, trans_b, offset, m, n, k, alpha, a, lda, ao, b, ldb,
-                                  bo, beta, c, ldc, co);
+    ridge::gemm_detail::gemm_int8(trans_a, trans_b, offset, m, n, k, alpha, a, lda, ao, b, ldb, bo,
+                                  beta, c, ldc, co);
   } catch (const std::exception&) {
     return RIDGE_ERROR_INTERNAL;
   }
@@ -55,17 +66,17 @@ int gemm_int8(char transa, char transb, char offsetc, int64_t m, int64_t n, int6
 }  // namespace
 
 extern "C" int ridge_gemm_u8s8s32(char transa, char transb, char offsetc, int64_t m, int64_t n,
-                                  int64_t k, float alpha, const uint8_t* a, int64_t lda,
-                                  uint8_t ao, const int8_t* b, int64_t ldb, int8_t bo,
-                                  float beta, int32_t* c, int64_t ldc, const int32_t* co) {
+                                  int64_t k, float alpha, const uint8_t* a, int64_t lda, uint8_t ao,
+                                  const int8_t* b, int64_t ldb, int8_t bo, float beta, int32_t* c,
+                                  int64_t ldc, const int32_t* co) {
   return gemm_int8(transa, transb, offsetc, m, n, k, alpha, a, lda, ao, b, ldb, bo, beta, c, ldc,
                    co);
 }
 
 extern "C" int ridge_gemm_s8s8s32(char transa, char transb, char offsetc, int64_t m, int64_t n,
-                                  int64_t k, float alpha, const int8_t* a, int64_t lda,
-                                  int8_t ao, const int8_t* b, int64_t ldb, int8_t bo,
-                                  float beta, int32_t* c, int64_t ldc, const int32_t* co) {
+                                  int64_t k, float alpha, const int8_t* a, int64_t lda, int8_t ao,
+                                  const int8_t* b, int64_t ldb, int8_t bo, float beta, int32_t* c,
+                                  int64_t ldc, const int32_t* co) {
   return gemm_int8(transa, transb, offsetc, m, n, k, alpha, a, lda, ao, b, ldb, bo, beta, c, ldc,
                    co);
 }

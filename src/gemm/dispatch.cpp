@@ -88,12 +88,13 @@ TypedKernels<T, SourceA, SourceB> make_gemm_kernels(Isa isa) {
   const Machine& machine = Machine::current();
   const GemmKernels<T, SourceA, SourceB> kernels = isa_kernels<T, SourceA, SourceB>(isa);
   const int pipes = fma_pipes(machine, isa);
-  const TypedKernels<T, SourceA, SourceB> t{kernels,
-                          derive_block_sizes(machine, kernels.mr, kernels.nr, sizeof(T)),
-                          kernels::CacheModel::current(),
-                          kernels.narrow_columns[pipes - 1],
-                          kernels::kFmaLatencyCycles * pipes,
-                          skinny_depth(machine)};
+  const TypedKernels<T, SourceA, SourceB> t{
+      kernels,
+      derive_block_sizes(machine, kernels.mr, kernels.nr, sizeof(T)),
+      kernels::CacheModel::current(),
+      kernels.narrow_columns[pipes - 1],
+      kernels::kFmaLatencyCycles * pipes,
+      skinny_depth(machine)};
   if (runtime::verbose())
     std::fprintf(
         stderr,

@@ -243,8 +243,8 @@ bool run_as_matrix_vector(const GemmProblem<T>& p) {
 // block with task_bytes(block) bytes of workspace of its own, all reserved before anything is
 // written.
 template <class Problem, class TaskBytes, class Path>
-void run_in_blocks(const Problem& p, int threads, int row_step, int nr,
-                   const TaskBytes& task_bytes, const Path& path) {
+void run_in_blocks(const Problem& p, int threads, int row_step, int nr, const TaskBytes& task_bytes,
+                   const Path& path) {
   const auto reserve = [](std::size_t bytes) {
     return bytes > 0 ? runtime::workspace(bytes) : nullptr;
   };
@@ -254,8 +254,7 @@ void run_in_blocks(const Problem& p, int threads, int row_step, int nr,
   }
   const Grid g = choose_grid(p, threads, row_step, nr);
   // Blocks are at most g.rows x g.cols.
-  const std::size_t bytes =
-      task_bytes(p.block(0, std::min(g.rows, p.m), 0, std::min(g.cols, p.n)));
+  const std::size_t bytes = task_bytes(p.block(0, std::min(g.rows, p.m), 0, std::min(g.cols, p.n)));
   std::byte* work = reserve(g.tm * g.tn * bytes);
   runtime::parallel_run_independent(g.tm * g.tn, [&](int task) {
     const std::int64_t row0 = (task / g.tn) * g.rows;
@@ -437,6 +436,8 @@ void run(const GemmProblem<T>& p) {
   run_in_blocks(p, thread_count(fma), loops.width, loops.nr, task_bytes, path);
 }
 
+namespace {
+
 // Operands stored narrower than the micro-kernel reads them (bf16, int8): the packed path, whose
 // packing widens them.
 template <class T, class SourceA, class SourceB>
@@ -454,9 +455,9 @@ void run_widened(const GemmProblem<T, SourceA, SourceB>& p) {
   // bf16 copies A ahead where float does (Loops::kCopiesAhead); int8 packs block by block.
   const bool copy_ahead =
       std::is_same_v<SourceA, std::uint16_t> &&
-      copies_ahead(p, loops.nr,
-                   kernels::streams_from_memory(p.m * p.k * std::int64_t{sizeof(SourceA)},
-                                                table.caches));
+      copies_ahead(
+          p, loops.nr,
+          kernels::streams_from_memory(p.m * p.k * std::int64_t{sizeof(SourceA)}, table.caches));
   const PackedOptions options{copy_ahead, table.fma_chains};
   using Problem = GemmProblem<T, SourceA, SourceB>;
   run_in_blocks(
@@ -470,6 +471,8 @@ void run_widened(const GemmProblem<T, SourceA, SourceB>& p) {
         loops.packed(block, table.blocks, options, work);
       });
 }
+
+}  // namespace
 
 // One column of C against an A of contiguous columns (x W, W row-major and x one row): the
 // column sweep, which streams A once at bf16's two bytes an element, as the float GEMM's
@@ -516,8 +519,8 @@ void run(const GemmProblem<std::int32_t, std::int8_t, SourceB>& p) {
       p, thread_count(p.m * ceil_div(p.k, 2)), step, loops.nr,
       [](const Problem&) -> std::size_t { return 0; },
       [&](const Problem& block, std::byte*) {
-        loops.one_column(block.m, block.k, block.a, block.a_cs, block.a_zero, block.b,
-                         block.b_zero, block.c, row_block);
+        loops.one_column(block.m, block.k, block.a, block.a_cs, block.a_zero, block.b, block.b_zero,
+                         block.c, row_block);
       });
 }
 

@@ -1,5 +1,6 @@
 // The GEMM driver on the internal problem form: picks the path (matrix-vector, dot, direct or
-// packed) and the threads, reserves the workspace, and splits C between the threads.
+// packed; for bf16 and int8 operands the packed path or a one-column kernel) and the threads,
+// reserves the workspace, and splits C between the threads.
 #pragma once
 
 #include <cstdint>

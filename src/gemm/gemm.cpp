@@ -3,8 +3,8 @@
 #include "ridge/gemm.hpp"
 
 #include <cmath>
-#include <stdexcept>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -25,8 +25,8 @@ constexpr const char* kFunction = "ridge::gemm";
 // checks of a valid call (the common case, which may be a 16 x 16 product) stay a few compares.
 template <class S, class T>
 [[noreturn, gnu::cold, gnu::noinline]] void report_invalid(const MatrixView<const S>& a,
-                                                             const MatrixView<const S>& b,
-                                                             const MatrixView<T>& c) {
+                                                           const MatrixView<const S>& b,
+                                                           const MatrixView<T>& c) {
   runtime::check_view(kFunction, "a", a);
   runtime::check_view(kFunction, "b", b);
   runtime::check_view(kFunction, "c", c);
@@ -177,13 +177,13 @@ void gemm(double alpha, const MatrixView<const double>& a, const MatrixView<cons
   gemm_impl(alpha, a, b, beta, c);
 }
 
-void gemm(float alpha, const MatrixView<const bf16>& a, const MatrixView<const bf16>& b,
-          float beta, const MatrixView<float>& c) {
+void gemm(float alpha, const MatrixView<const bf16>& a, const MatrixView<const bf16>& b, float beta,
+          const MatrixView<float>& c) {
   gemm_impl(alpha, a, b, beta, c);
 }
 
-void gemm(float alpha, const MatrixView<const bf16>& a, const MatrixView<const bf16>& b,
-          float beta, const MatrixView<float>& c, const Epilogue& epilogue) {
+void gemm(float alpha, const MatrixView<const bf16>& a, const MatrixView<const bf16>& b, float beta,
+          const MatrixView<float>& c, const Epilogue& epilogue) {
   if (!runtime::view_valid(c)) report_invalid(a, b, c);
   const kernels::Epilogue internal = internal_epilogue(epilogue, c);
   gemm_impl(alpha, a, b, beta, c, internal.count > 0 ? &internal : nullptr);

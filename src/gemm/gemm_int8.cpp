@@ -20,8 +20,8 @@ std::int32_t saturate_round(double v) {
 template <class SourceA>
 void gemm_int8(bool trans_a, bool trans_b, IntOffset offset, std::int64_t m, std::int64_t n,
                std::int64_t k, float alpha, const SourceA* a, std::int64_t lda, SourceA ao,
-               const std::int8_t* b, std::int64_t ldb, std::int8_t bo, float beta,
-               std::int32_t* c, std::int64_t ldc, const std::int32_t* co) {
+               const std::int8_t* b, std::int64_t ldb, std::int8_t bo, float beta, std::int32_t* c,
+               std::int64_t ldc, const std::int32_t* co) {
   if (m == 0 || n == 0) return;
   // Row-major C is solved as its transpose, column-major: C^T = op(B)^T op(A)^T.
   kernels::GemmProblem<std::int32_t, std::int8_t, SourceA> p;

@@ -18,16 +18,16 @@ enum class IntOffset { fixed, column, row };  // co[0]; co[i] for row i; co[j] f
 template <class SourceA>
 void gemm_int8(bool trans_a, bool trans_b, IntOffset offset, std::int64_t m, std::int64_t n,
                std::int64_t k, float alpha, const SourceA* a, std::int64_t lda, SourceA ao,
-               const std::int8_t* b, std::int64_t ldb, std::int8_t bo, float beta,
-               std::int32_t* c, std::int64_t ldc, const std::int32_t* co);
+               const std::int8_t* b, std::int64_t ldb, std::int8_t bo, float beta, std::int32_t* c,
+               std::int64_t ldc, const std::int32_t* co);
 
 extern template void gemm_int8(bool, bool, IntOffset, std::int64_t, std::int64_t, std::int64_t,
                                float, const std::uint8_t*, std::int64_t, std::uint8_t,
-                               const std::int8_t*, std::int64_t, std::int8_t, float,
-                               std::int32_t*, std::int64_t, const std::int32_t*);
+                               const std::int8_t*, std::int64_t, std::int8_t, float, std::int32_t*,
+                               std::int64_t, const std::int32_t*);
 extern template void gemm_int8(bool, bool, IntOffset, std::int64_t, std::int64_t, std::int64_t,
                                float, const std::int8_t*, std::int64_t, std::int8_t,
-                               const std::int8_t*, std::int64_t, std::int8_t, float,
-                               std::int32_t*, std::int64_t, const std::int32_t*);
+                               const std::int8_t*, std::int64_t, std::int8_t, float, std::int32_t*,
+                               std::int64_t, const std::int32_t*);
 
 }  // namespace ridge::gemm_detail

@@ -15,7 +15,7 @@ gemm_detail::GemmKernels<double> gemm_kernels(double) {
 
 // bf16 operands, widened to float as they are packed.
 gemm_detail::GemmKernels<float, std::uint16_t, std::uint16_t> gemm_kernels(float, std::uint16_t,
-                                                                          std::uint16_t) {
+                                                                           std::uint16_t) {
   return gemm_detail::make_gemm_kernels<simd::Avx2<float>, kernels::kAvx2Tiles, std::uint16_t,
                                         std::uint16_t>();
 }
@@ -23,14 +23,14 @@ gemm_detail::GemmKernels<float, std::uint16_t, std::uint16_t> gemm_kernels(float
 // int8 operands as int16 pairs, on the float tile shape: with VPMADDWD's product in a register
 // of its own before VPADDD, 12 accumulators + 2 A + 1 broadcast + 1 = 16 registers.
 gemm_detail::GemmKernels<std::int32_t, std::int8_t, std::uint8_t> gemm_kernels(std::int32_t,
-                                                                              std::int8_t,
-                                                                              std::uint8_t) {
+                                                                               std::int8_t,
+                                                                               std::uint8_t) {
   return gemm_detail::make_gemm_kernels<simd::Avx2Int16Pairs, kernels::kAvx2Tiles, std::int8_t,
                                         std::uint8_t>();
 }
 gemm_detail::GemmKernels<std::int32_t, std::int8_t, std::int8_t> gemm_kernels(std::int32_t,
-                                                                             std::int8_t,
-                                                                             std::int8_t) {
+                                                                              std::int8_t,
+                                                                              std::int8_t) {
   return gemm_detail::make_gemm_kernels<simd::Avx2Int16Pairs, kernels::kAvx2Tiles, std::int8_t,
                                         std::int8_t>();
 }

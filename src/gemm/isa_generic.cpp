@@ -15,23 +15,23 @@ gemm_detail::GemmKernels<double> gemm_kernels(double) {
 
 // bf16 operands, widened to float as they are packed.
 gemm_detail::GemmKernels<float, std::uint16_t, std::uint16_t> gemm_kernels(float, std::uint16_t,
-                                                                          std::uint16_t) {
+                                                                           std::uint16_t) {
   return gemm_detail::make_gemm_kernels<simd::Generic<float>, kernels::kGenericTiles, std::uint16_t,
                                         std::uint16_t>();
 }
 
 // int8 operands as int16 pairs, on the float tile shape.
 gemm_detail::GemmKernels<std::int32_t, std::int8_t, std::uint8_t> gemm_kernels(std::int32_t,
-                                                                              std::int8_t,
-                                                                              std::uint8_t) {
-  return gemm_detail::make_gemm_kernels<simd::GenericInt16Pairs, kernels::kGenericTiles, std::int8_t,
-                                        std::uint8_t>();
+                                                                               std::int8_t,
+                                                                               std::uint8_t) {
+  return gemm_detail::make_gemm_kernels<simd::GenericInt16Pairs, kernels::kGenericTiles,
+                                        std::int8_t, std::uint8_t>();
 }
 gemm_detail::GemmKernels<std::int32_t, std::int8_t, std::int8_t> gemm_kernels(std::int32_t,
-                                                                             std::int8_t,
-                                                                             std::int8_t) {
-  return gemm_detail::make_gemm_kernels<simd::GenericInt16Pairs, kernels::kGenericTiles, std::int8_t,
-                                        std::int8_t>();
+                                                                              std::int8_t,
+                                                                              std::int8_t) {
+  return gemm_detail::make_gemm_kernels<simd::GenericInt16Pairs, kernels::kGenericTiles,
+                                        std::int8_t, std::int8_t>();
 }
 
 }  // namespace ridge::generic

@@ -47,8 +47,8 @@ struct Loops {
   // Whether the packed path can copy A ahead (PackAInSteps: one depth step a lane, A as T or
   // bf16).
   static constexpr bool kCopiesAhead = kNative || std::is_same_v<SourceA, std::uint16_t>;
-  using PackANext = kernels::PackAInSteps<V, Shape.mv * V::width,
-                                          std::conditional_t<kCopiesAhead, SourceA, T>>;
+  using PackANext =
+      kernels::PackAInSteps<V, Shape.mv * V::width, std::conditional_t<kCopiesAhead, SourceA, T>>;
   using PanelA = kernels::PanelA<T>;
   using TileC = kernels::TileC<T>;
   using PackedB = kernels::PackedB<V, Shape.nr>;
@@ -186,7 +186,7 @@ struct Loops {
     } else {
       const std::int64_t p0 = s0 * kDepthGroup;
       kernels::pack_pairs_a<V, MR>(m, std::min(steps * kDepthGroup, p.k - p0),
-                                p.a + i0 * p.a_rs + p0 * p.a_cs, p.a_rs, p.a_cs, p.a_zero, dst);
+                                   p.a + i0 * p.a_rs + p0 * p.a_cs, p.a_rs, p.a_cs, p.a_zero, dst);
     }
   }
   // Packs B's columns [j0, j0 + n) over depth steps [s0, s0 + steps) as pack_b does.
@@ -226,8 +226,7 @@ struct Loops {
     const PackedPlan plan = packed_plan(steps, model, MR, NR, copy_ahead);
     const std::int64_t depth = plan.depth;
     const BlockSizes& bs = plan.blocks;
-    const WorkspaceParts<T> parts =
-        packed_workspace<T>(p.m, p.n, steps, model, MR, NR, copy_ahead);
+    const WorkspaceParts<T> parts = packed_workspace<T>(p.m, p.n, steps, model, MR, NR, copy_ahead);
     T* const a_buffers[2] = {parts.a(work), parts.a(work) + parts.a_elements / 2};
     T* b_packed = parts.b(work);
     int current = 0;            // the buffer of the block being multiplied

@@ -54,8 +54,8 @@ struct ColumnSweep {
   static constexpr int kColumns = 8;
 
   template <int Columns>
-  static void add_columns(std::int64_t rows, const SourceA* a, std::int64_t lda, const T* x,
-                          T* t, bool prefetch_next) {
+  static void add_columns(std::int64_t rows, const SourceA* a, std::int64_t lda, const T* x, T* t,
+                          bool prefetch_next) {
     reg xj[Columns];
     RIDGE_UNROLL for (int j = 0; j < Columns; ++j) xj[j] = V::broadcast(x + j);
     std::int64_t i = 0;

@@ -83,8 +83,8 @@ void run_part(const GemvProblem<T, SourceA>& p, const VectorKernels<T>& kernels,
       kernels.column_sweep(p, balanced_sweep_rows<T>(p.m, caches), prefetch, work);
       return;
     }
-    const auto dots = GemmProblem<T>::from_strides(p.n, 1, p.m, p.alpha, p.a, p.lda, 1, p.x, 1,
-                                                   p.m, p.beta, p.y, 1, p.n);
+    const auto dots = GemmProblem<T>::from_strides(p.n, 1, p.m, p.alpha, p.a, p.lda, 1, p.x, 1, p.m,
+                                                   p.beta, p.y, 1, p.n);
     kernels.vector_dot(dots, prefetch, work);
   } else {
     kernels.column_sweep_bf16(p, balanced_sweep_rows<T>(p.m, caches), prefetch, work);

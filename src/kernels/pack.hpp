@@ -108,7 +108,12 @@ struct PackAInSteps {
 
   PackAInSteps() = default;
   PackAInSteps(std::int64_t m, std::int64_t kc, const Source* a, std::int64_t cs, T* panels)
-      : a(a), panels(panels), m(m), kc(kc), cs(cs), column_vectors(m / MR * kPanelVectors),
+      : a(a),
+        panels(panels),
+        m(m),
+        kc(kc),
+        cs(cs),
+        column_vectors(m / MR * kPanelVectors),
         left(column_vectors * kc) {
     if (left > 0) start_column(0);
   }

@@ -34,10 +34,10 @@ void pack_bf16_a(std::int64_t m, std::int64_t kc, const std::uint16_t* a, std::i
           const std::uint16_t* col = a + (p0 + g) * cs + i0;
           for (int i = 0; i < MR; i += W) {
             const std::int64_t left = m - i0 - i;
-            V::store(panel + g * MR + i,
-                     left >= W  ? V::load_bf16(col + i)
-                     : left > 0 ? V::load_bf16_partial(col + i, static_cast<int>(left))
-                                : V::zero());
+            V::store(panel + g * MR + i, left >= W ? V::load_bf16(col + i)
+                                         : left > 0
+                                             ? V::load_bf16_partial(col + i, static_cast<int>(left))
+                                             : V::zero());
           }
         }
       }

@@ -1,9 +1,9 @@
 // The int8 GEMM (ridge_gemm_u8s8s32, ridge_gemm_s8s8s32) against 64-bit integer arithmetic:
 // the packed loops and the one-column kernel of every ISA path across every block boundary with
-// zero points and odd depths; the C API over every transposition, offset kind, padded leading dimensions, the
-// extreme operands (all 255 against all -128, which VPMADDUBSW's int16 pair sums cannot hold),
-// depths past any int16 sum, alpha and beta with their rounding and saturation; thread counts;
-// and each bad argument, with C untouched.
+// zero points and odd depths; the C API over every transposition, offset kind, padded leading
+// dimensions, the extreme operands (all 255 against all -128, which VPMADDUBSW's int16 pair sums
+// cannot hold), depths past any int16 sum, alpha and beta with their rounding and saturation;
+// thread counts; and each bad argument, with C untouched.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -49,11 +49,10 @@ void sweep_packed(Isa isa) {
   for (int m : ms)
     for (int n : ns)
       for (int k : {1, 2, 7, 8, 9, 17})
-        for (bool a_rows : {false, true})     // A column- or row-contiguous
+        for (bool a_rows : {false, true})      // A column- or row-contiguous
           for (bool b_rows : {false, true}) {  // B likewise
             ++index;
-            const std::int64_t lda = (a_rows ? k : m) + 3, ldb = (b_rows ? n : k) + 2,
-                               ldc = m + 1;
+            const std::int64_t lda = (a_rows ? k : m) + 3, ldb = (b_rows ? n : k) + 2, ldc = m + 1;
             const auto a = random_bytes<std::int8_t>((a_rows ? m : k) * lda, rng);
             const auto b = random_bytes<SourceB>((b_rows ? k : n) * ldb, rng);
             std::vector<std::int32_t> c(n * ldc, 12345);
@@ -65,8 +64,7 @@ void sweep_packed(Isa isa) {
             p.b_zero = index % 2 == 0 ? 0 : index % 256 - (std::is_signed_v<SourceB> ? 128 : 0);
             p.c = c.data(), p.ldc = ldc;
             std::vector<std::byte> work(
-                gemm_detail::packed_workspace<std::int32_t>(m, n, (k + 1) / 2, small, mr, nr,
-                                                            false)
+                gemm_detail::packed_workspace<std::int32_t>(m, n, (k + 1) / 2, small, mr, nr, false)
                     .bytes());
             kernels.packed(p, small, {false, 2 * (index % 7)}, work.data());
             for (std::int64_t j = 0; j < n; ++j) {
@@ -146,19 +144,17 @@ int call(char ta, char tb, char oc, std::int64_t m, std::int64_t n, std::int64_t
          const SourceA* a, std::int64_t lda, SourceA ao, const std::int8_t* b, std::int64_t ldb,
          std::int8_t bo, float beta, std::int32_t* c, std::int64_t ldc, const std::int32_t* co) {
   if constexpr (std::is_same_v<SourceA, std::uint8_t>) {
-    return ridge_gemm_u8s8s32(ta, tb, oc, m, n, k, alpha, a, lda, ao, b, ldb, bo, beta, c, ldc,
-                              co);
+    return ridge_gemm_u8s8s32(ta, tb, oc, m, n, k, alpha, a, lda, ao, b, ldb, bo, beta, c, ldc, co);
   } else {
-    return ridge_gemm_s8s8s32(ta, tb, oc, m, n, k, alpha, a, lda, ao, b, ldb, bo, beta, c, ldc,
-                              co);
+    return ridge_gemm_s8s8s32(ta, tb, oc, m, n, k, alpha, a, lda, ao, b, ldb, bo, beta, c, ldc, co);
   }
 }
 
 // oneDNN's reference semantics: the exact sum, then alpha sum + beta C + offset in double,
 // saturated to int32 and rounded to nearest even.
 std::int32_t finish(std::int64_t sum, float alpha, float beta, std::int32_t c, std::int32_t co) {
-  const double v = double{alpha} * static_cast<double>(sum) +
-                   (beta == 0 ? 0.0 : double{beta} * c) + co;
+  const double v =
+      double{alpha} * static_cast<double>(sum) + (beta == 0 ? 0.0 : double{beta} * c) + co;
   return static_cast<std::int32_t>(std::nearbyint(std::clamp(v, -2147483648.0, 2147483647.0)));
 }
 
@@ -174,10 +170,10 @@ void check(const Case<SourceA>& x, const std::vector<SourceA>& a, const std::vec
   const std::vector<std::int32_t> before = c;
   std::vector<std::int32_t> co(std::max<std::int64_t>({1, x.m, x.n}));
   for (std::int32_t& v : co) v = small(rng);
-  ASSERT_EQ(call<SourceA>(x.trans_a ? 'T' : 'n', x.trans_b ? 't' : 'N', x.offset, x.m, x.n, x.k,
-                          x.alpha, a.data(), lda, x.ao, b.data(), ldb, x.bo, x.beta, c.data(), ldc,
-                          co.data()),
-            0);
+  ASSERT_EQ(
+      call<SourceA>(x.trans_a ? 'T' : 'n', x.trans_b ? 't' : 'N', x.offset, x.m, x.n, x.k, x.alpha,
+                    a.data(), lda, x.ao, b.data(), ldb, x.bo, x.beta, c.data(), ldc, co.data()),
+      0);
   for (std::int64_t i = 0; i < x.m; ++i) {
     for (std::int64_t j = 0; j < x.n; ++j) {
       std::int64_t sum = 0;
@@ -186,9 +182,9 @@ void check(const Case<SourceA>& x, const std::vector<SourceA>& a, const std::vec
                (std::int64_t{x.trans_b ? b[j * ldb + p] : b[p * ldb + j]} - x.bo);
       const std::int32_t o = co[x.offset == 'R' ? j : x.offset == 'C' ? i : 0];
       ASSERT_EQ(c[i * ldc + j], finish(sum, x.alpha, x.beta, before[i * ldc + j], o))
-          << x.m << "x" << x.n << "x" << x.k << " (" << i << ", " << j << "), trans "
-          << x.trans_a << x.trans_b << ", offset " << x.offset << ", alpha " << x.alpha
-          << ", beta " << x.beta << ", zeros " << int{x.ao} << ", " << int{x.bo};
+          << x.m << "x" << x.n << "x" << x.k << " (" << i << ", " << j << "), trans " << x.trans_a
+          << x.trans_b << ", offset " << x.offset << ", alpha " << x.alpha << ", beta " << x.beta
+          << ", zeros " << int{x.ao} << ", " << int{x.bo};
     }
     for (std::int64_t j = x.n; j < ldc; ++j)
       ASSERT_EQ(c[i * ldc + j], before[i * ldc + j]) << "padding of row " << i;
@@ -217,12 +213,10 @@ void sweep_api() {
         x.ao = static_cast<SourceA>(index * 37);
         x.bo = static_cast<std::int8_t>(index * 53);
         x.pad = index % 3;
-        const auto a = random_bytes<SourceA>((x.trans_a ? k : m) * (x.trans_a ? m : k) +
-                                                 (x.trans_a ? k : m) * x.pad,
-                                             rng);
-        const auto b = random_bytes<std::int8_t>((x.trans_b ? n : k) * (x.trans_b ? k : n) +
-                                                     (x.trans_b ? n : k) * x.pad,
-                                                 rng);
+        const auto a = random_bytes<SourceA>(
+            (x.trans_a ? k : m) * (x.trans_a ? m : k) + (x.trans_a ? k : m) * x.pad, rng);
+        const auto b = random_bytes<std::int8_t>(
+            (x.trans_b ? n : k) * (x.trans_b ? k : n) + (x.trans_b ? n : k) * x.pad, rng);
         check(x, a, b, rng);
       }
 }
@@ -269,9 +263,9 @@ TEST(GemmInt8, SaturatesAndRoundsAsTheReference) {
   const std::int32_t co = 1000;
   const std::uint8_t one = 1;
   const std::int8_t b_one = 1;
-  ASSERT_EQ(ridge_gemm_u8s8s32('N', 'N', 'F', 1, 1, 1, 1.0f, &one, 1, 0, &b_one, 1, 0, 1.0f, c, 1,
-                               &co),
-            0);
+  ASSERT_EQ(
+      ridge_gemm_u8s8s32('N', 'N', 'F', 1, 1, 1, 1.0f, &one, 1, 0, &b_one, 1, 0, 1.0f, c, 1, &co),
+      0);
   EXPECT_EQ(c[0], 2147483647);
 }
 
@@ -284,12 +278,12 @@ TEST(GemmInt8, EveryThreadCountGivesTheSameC) {
   std::vector<std::int32_t> one(m * n), two(m * n);
   const int threads = ridge_get_num_threads();
   ridge_set_num_threads(1);
-  ASSERT_EQ(ridge_gemm_u8s8s32('N', 'N', 'F', m, n, k, 1.0f, a.data(), k, 3, b.data(), n, -7,
-                               0.0f, one.data(), n, &co),
+  ASSERT_EQ(ridge_gemm_u8s8s32('N', 'N', 'F', m, n, k, 1.0f, a.data(), k, 3, b.data(), n, -7, 0.0f,
+                               one.data(), n, &co),
             0);
   ridge_set_num_threads(2);
-  ASSERT_EQ(ridge_gemm_u8s8s32('N', 'N', 'F', m, n, k, 1.0f, a.data(), k, 3, b.data(), n, -7,
-                               0.0f, two.data(), n, &co),
+  ASSERT_EQ(ridge_gemm_u8s8s32('N', 'N', 'F', m, n, k, 1.0f, a.data(), k, 3, b.data(), n, -7, 0.0f,
+                               two.data(), n, &co),
             0);
   ridge_set_num_threads(threads);
   EXPECT_EQ(one, two);

@@ -1,11 +1,10 @@
 // Calls every function the installed libridge.so exports, through the installed headers
 // (ridge/ridge.hpp alone), with arguments it accepts: a program that links against all of the
 // public API. install_and_build.sh checks that nothing libridge.so exports is missing here.
-#include <ridge/ridge.hpp>
-
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <ridge/ridge.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>

@@ -15,9 +15,9 @@
 #include "bench_common.hpp"
 #include "commands.hpp"
 #include "peer_library.hpp"
+#include "ridge/probe.hpp"
 #include "ridge/ridge.h"
 #include "ridge/ridge.hpp"
-#include "ridge/probe.hpp"
 #include "timing.hpp"
 
 namespace ridge::cli {
@@ -213,11 +213,12 @@ void bench_narrow(const Options& o, const std::vector<std::unique_ptr<PeerLibrar
   using C = std::conditional_t<kBf16, float, std::int32_t>;
   const std::vector<Shape> shapes = shapes_from(o.shapes);
   const bool trans_a = o.op[0] == 't', trans_b = o.op[1] == 't';
-  std::printf("ridge bench gemm: %s (C %s), row-major %c%c, %d thread%s, isa %s, median of %d "
-              "runs, %s (2 M N K a call)\n",
-              o.dtype.c_str(), kBf16 ? "float" : "int32", trans_a ? 'T' : 'N',
-              trans_b ? 'T' : 'N', o.threads, o.threads == 1 ? "" : "s", isa_name(active_isa()),
-              o.runs, kBf16 ? "GFLOP/s" : "GOP/s");
+  std::printf(
+      "ridge bench gemm: %s (C %s), row-major %c%c, %d thread%s, isa %s, median of %d "
+      "runs, %s (2 M N K a call)\n",
+      o.dtype.c_str(), kBf16 ? "float" : "int32", trans_a ? 'T' : 'N', trans_b ? 'T' : 'N',
+      o.threads, o.threads == 1 ? "" : "s", isa_name(active_isa()), o.runs,
+      kBf16 ? "GFLOP/s" : "GOP/s");
   std::printf("%-18s %9s %7s", "M x N x K", "ridge", "spread");
   PeerColumns columns(peers, o.variants);
   columns.print_heading();
@@ -269,51 +270,56 @@ void bench_narrow(const Options& o, const std::vector<std::unique_ptr<PeerLibrar
     };
     const char ta = trans_a ? 'T' : 'N', tb = trans_b ? 'T' : 'N';
     std::vector<Contender> contenders;
-    contenders.push_back({"ridge", [&] {
-                            const std::int32_t no_offset = 0;
-                            int status = 0;
-                            if constexpr (kBf16) {
-                              const auto [av, bv] = views(a.data(), b.data());
-                              gemm(1.0f, av, bv, 0.0f, row_major<float>(c.data(), s.m, s.n, ldc));
-                            } else if constexpr (std::is_same_v<SourceA, std::uint8_t>) {
-                              status = ridge_gemm_u8s8s32(ta, tb, 'F', s.m, s.n, s.k, 1.0f,
-                                                          a.data(), lda, 0, b.data(), ldb, 0,
-                                                          0.0f, c.data(), ldc, &no_offset);
-                            } else {
-                              status = ridge_gemm_s8s8s32(ta, tb, 'F', s.m, s.n, s.k, 1.0f,
-                                                          a.data(), lda, 0, b.data(), ldb, 0,
-                                                          0.0f, c.data(), ldc, &no_offset);
-                            }
-                            if (status != 0) throw std::runtime_error("ridge's int8 GEMM failed");
-                          }, {}});
+    contenders.push_back(
+        {"ridge",
+         [&] {
+           const std::int32_t no_offset = 0;
+           int status = 0;
+           if constexpr (kBf16) {
+             const auto [av, bv] = views(a.data(), b.data());
+             gemm(1.0f, av, bv, 0.0f, row_major<float>(c.data(), s.m, s.n, ldc));
+           } else if constexpr (std::is_same_v<SourceA, std::uint8_t>) {
+             status = ridge_gemm_u8s8s32(ta, tb, 'F', s.m, s.n, s.k, 1.0f, a.data(), lda, 0,
+                                         b.data(), ldb, 0, 0.0f, c.data(), ldc, &no_offset);
+           } else {
+             status = ridge_gemm_s8s8s32(ta, tb, 'F', s.m, s.n, s.k, 1.0f, a.data(), lda, 0,
+                                         b.data(), ldb, 0, 0.0f, c.data(), ldc, &no_offset);
+           }
+           if (status != 0) throw std::runtime_error("ridge's int8 GEMM failed");
+         },
+         {}});
     for (const auto& p : peers) {
       PeerLibrary* peer = p.get();
-      const bool has = kBf16 ? peer->has_sbgemm()
+      const bool has = kBf16                                   ? peer->has_sbgemm()
                        : std::is_same_v<SourceA, std::uint8_t> ? peer->has_gemm_u8s8s32()
                                                                : peer->has_gemm_s8s8s32();
       if (!has) {
         contenders.push_back({peer->name(), nullptr, {}});
         continue;
       }
-      contenders.push_back({peer->name(), [&, peer] {
+      contenders.push_back({peer->name(),
+                            [&, peer] {
                               if constexpr (kBf16) {
-                                peer->sbgemm(trans_a, trans_b, s.m, s.n, s.k, bits(a), lda,
-                                             bits(b), ldb, c.data(), ldc);
+                                peer->sbgemm(trans_a, trans_b, s.m, s.n, s.k, bits(a), lda, bits(b),
+                                             ldb, c.data(), ldc);
                               } else {
                                 peer->gemm_int8(trans_a, trans_b, s.m, s.n, s.k, a.data(), lda,
                                                 b.data(), ldb, c.data(), ldc);
                               }
-                            }, {}});
+                            },
+                            {}});
     }
     std::vector<float> af, bf, cf;
     if (!o.variants.empty()) {  // --vs sgemm: the same values in float
       af = widened(a);
       bf = widened(b);
       cf.resize(c.size());
-      contenders.push_back({"sgemm", [&, v = views(af.data(), bf.data())] {
+      contenders.push_back({"sgemm",
+                            [&, v = views(af.data(), bf.data())] {
                               gemm(1.0f, v.first, v.second, 0.0f,
                                    row_major<float>(cf.data(), s.m, s.n, ldc));
-                            }, {}});
+                            },
+                            {}});
     }
     time_alternately(contenders, 2.0 * s.m * s.n * s.k, o.runs);
 

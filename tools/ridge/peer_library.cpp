@@ -173,17 +173,16 @@ void call_gemm_int8(const char* library, PeerLibrary::GemmInt8<A> f, bool trans_
                     std::int64_t m, std::int64_t n, std::int64_t k, const A* a, std::int64_t lda,
                     const std::int8_t* b, std::int64_t ldb, std::int32_t* c, std::int64_t ldc) {
   const std::int32_t no_offset = 0;
-  if (f(trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', 'F', m, n, k, 1.0f, a, lda, 0, b, ldb, 0, 0.0f,
-        c, ldc, &no_offset) != 0)
+  if (f(trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', 'F', m, n, k, 1.0f, a, lda, 0, b, ldb, 0, 0.0f, c,
+        ldc, &no_offset) != 0)
     throw std::runtime_error(std::string(library) + ": int8 GEMM failed");
 }
 
 }  // namespace
 
-void PeerLibrary::sbgemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n,
-                         std::int64_t k, const std::uint16_t* a, std::int64_t lda,
-                         const std::uint16_t* b, std::int64_t ldb, float* c,
-                         std::int64_t ldc) const {
+void PeerLibrary::sbgemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
+                         const std::uint16_t* a, std::int64_t lda, const std::uint16_t* b,
+                         std::int64_t ldb, float* c, std::int64_t ldc) const {
   if (sbgemm_ != nullptr) {
     sbgemm_(kRowMajor, trans_a ? kTrans : kNoTrans, trans_b ? kTrans : kNoTrans,
             static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), 1.0f, a,

@@ -60,8 +60,8 @@ class PeerLibrary {
   // beta, c, ldc, co; returns a status (0: success).
   template <class A>
   using GemmInt8 = int (*)(char, char, char, std::int64_t, std::int64_t, std::int64_t, float,
-                           const A*, std::int64_t, A, const std::int8_t*, std::int64_t,
-                           std::int8_t, float, std::int32_t*, std::int64_t, const std::int32_t*);
+                           const A*, std::int64_t, A, const std::int8_t*, std::int64_t, std::int8_t,
+                           float, std::int32_t*, std::int64_t, const std::int32_t*);
   // Row-major C = op(A) op(B) in int32, no zero points or offsets; A uint8 or int8.
   void gemm_int8(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
                  const std::uint8_t* a, std::int64_t lda, const std::int8_t* b, std::int64_t ldb,
