@@ -44,8 +44,8 @@ struct Loops {
   // Whether A and B are stored as the micro-kernel reads them (else each is widened as packed).
   static constexpr bool kNative = std::is_same_v<SourceA, T> && std::is_same_v<SourceB, T>;
   static constexpr int kDepthGroup = depth_group<V>();
-  // Whether the packed path can copy A ahead (PackAInSteps: one depth step a lane, A as T or
-  // bf16).
+  // Whether the packed path can copy A ahead (PackAInSteps: one depth step a lane, so that its
+  // steps are depths, and A as T or bf16).
   static constexpr bool kCopiesAhead = kNative || std::is_same_v<SourceA, std::uint16_t>;
   using PackANext =
       kernels::PackAInSteps<V, Shape.mv * V::width, std::conditional_t<kCopiesAhead, SourceA, T>>;
@@ -53,7 +53,6 @@ struct Loops {
   using TileC = kernels::TileC<T>;
   using PackedB = kernels::PackedB<V, Shape.nr>;
   using StridedB = kernels::StridedB<V>;
-
   static constexpr int MV = Shape.mv;
   static constexpr int NR = Shape.nr;
   static constexpr int MR = MV * V::width;
