@@ -136,9 +136,9 @@ RIDGE_C_API int ridge_sgemm_fused(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE t
  * + beta C + offset, op(A) m x k (stored k x m when transa is 'T' or 't', else 'N' or 'n'),
  * op(B) k x n likewise; offsetc 'F' adds co[0] everywhere, 'C' co[i] to row i (m values), 'R'
  * co[j] to column j (n values), in either case. The product is exact (no 16-bit saturation
- * anywhere) while it fits in int32; where alpha is 1, beta 0 or 1 and the offsets fit, so is C.
- * Otherwise each element is computed in double, saturated to int32 and rounded to nearest even;
- * beta = 0: C is not read. Returns 0, or with C untouched RIDGE_ERROR_BAD_ARGUMENT (a
+ * anywhere) while it fits in int32; each element of C is then alpha x product + beta x C + offset
+ * computed in double (exact for alpha 1 and beta 0 or 1), saturated to int32 and rounded to
+ * nearest even; beta = 0: C is not read. Returns 0, or with C untouched RIDGE_ERROR_BAD_ARGUMENT (a
  * transposition or offsetc letter out of range, alpha or beta not finite), RIDGE_ERROR_BAD_SIZE
  * (a negative size, a leading dimension below its row's extent), RIDGE_ERROR_NULL_POINTER (a,
  * b, c or co null while C or the product is not empty) or RIDGE_ERROR_INTERNAL (out of memory). */
