@@ -178,10 +178,8 @@ struct Loops {
   // Packs A's rows [i0, i0 + m) over depth steps [s0, s0 + steps) as pack_a does.
   static void pack_a_block(const Problem& p, std::int64_t i0, std::int64_t m, std::int64_t s0,
                            std::int64_t steps, T* dst) {
-    if constexpr (kNative) {
+    if constexpr (kDepthGroup == 1) {  // A as T or bf16
       kernels::pack_a<V, MR>(m, steps, p.a + i0 * p.a_rs + s0 * p.a_cs, p.a_rs, p.a_cs, dst);
-    } else if constexpr (std::is_same_v<SourceA, std::uint16_t>) {
-      kernels::pack_bf16_a<V, MR>(m, steps, p.a + i0 * p.a_rs + s0 * p.a_cs, p.a_rs, p.a_cs, dst);
     } else {
       const std::int64_t p0 = s0 * kDepthGroup;
       kernels::pack_pairs_a<V, MR>(m, std::min(steps * kDepthGroup, p.k - p0),

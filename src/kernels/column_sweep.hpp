@@ -8,8 +8,8 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <type_traits>
 
+#include "kernels/pack_bf16.hpp"
 #include "kernels/problem.hpp"
 #include "simd/unroll.hpp"
 
@@ -22,20 +22,6 @@ struct ColumnSweep {
   using reg = typename V::reg;
   static constexpr int W = V::width;
 
-  static reg load_a(const SourceA* p) {
-    if constexpr (std::is_same_v<SourceA, T>) {
-      return V::load(p);
-    } else {
-      return V::load_bf16(p);
-    }
-  }
-  static reg load_a_partial(const SourceA* p, int lanes) {
-    if constexpr (std::is_same_v<SourceA, T>) {
-      return V::load_partial(p, lanes);
-    } else {
-      return V::load_bf16_partial(p, lanes);
-    }
-  }
 
   // y = alpha * A x + beta * y, A column-major: y is a sum of A's columns. Rows go in blocks
   // whose partial sums t stay in cache (sweep_rows in kernels/matrix_vector.cpp); across a
@@ -63,7 +49,7 @@ struct ColumnSweep {
       reg acc = V::load(t + i);
       RIDGE_UNROLL for (int j = 0; j < Columns; ++j) {
         if (prefetch_next) __builtin_prefetch(a + (Columns + j) * lda + i, 0, 2);
-        acc = V::fma(load_a(a + j * lda + i), xj[j], acc);
+        acc = V::fma(load_stored<V>(a + j * lda + i), xj[j], acc);
       }
       V::store(t + i, acc);
     }
@@ -71,7 +57,7 @@ struct ColumnSweep {
       const int lanes = static_cast<int>(rows - i);
       reg acc = V::load_partial(t + i, lanes);
       RIDGE_UNROLL for (int j = 0; j < Columns; ++j) {
-        acc = V::fma(load_a_partial(a + j * lda + i, lanes), xj[j], acc);
+        acc = V::fma(load_stored_partial<V>(a + j * lda + i, lanes), xj[j], acc);
       }
       V::store_partial(t + i, acc, lanes);
     }

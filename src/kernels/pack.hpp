@@ -13,10 +13,11 @@
 namespace ridge::kernels {
 
 // A block rows [0, m) x depth [0, kc), element (i, p) at a[i * rs + p * cs], into
-// ceil(m / MR) micro-panels, each [kc][MR]: dst[panel * kc * MR + p * MR + i].
-template <class V, int MR>
-void pack_a(std::int64_t m, std::int64_t kc, const typename V::scalar* a, std::int64_t rs,
-            std::int64_t cs, typename V::scalar* dst) {
+// ceil(m / MR) micro-panels, each [kc][MR]: dst[panel * kc * MR + p * MR + i]. Source: A's
+// stored type, V::scalar or (V of floats) bf16 bit patterns, widened as packed (load_stored).
+template <class V, int MR, class Source>
+void pack_a(std::int64_t m, std::int64_t kc, const Source* a, std::int64_t rs, std::int64_t cs,
+            typename V::scalar* dst) {
   using T = typename V::scalar;
   constexpr int W = V::width;
   static_assert(MR % W == 0);
@@ -34,12 +35,13 @@ void pack_a(std::int64_t m, std::int64_t kc, const typename V::scalar* a, std::i
       for (std::int64_t i0 = 0; i0 < m; i0 += MR) {
         T* panel = dst + i0 * kc + p0 * MR;
         for (std::int64_t g = 0; g < columns; ++g) {
-          const T* col = a + (p0 + g) * cs + i0;
+          const Source* col = a + (p0 + g) * cs + i0;
           RIDGE_UNROLL for (int i = 0; i < MR; i += W) {
             const std::int64_t left = m - i0 - i;
-            const typename V::reg v = left >= W ? V::load(col + i)
-                                     : left > 0 ? V::load_partial(col + i, static_cast<int>(left))
-                                                : V::zero();
+            const typename V::reg v =
+                left >= W  ? load_stored<V>(col + i)
+                : left > 0 ? load_stored_partial<V>(col + i, static_cast<int>(left))
+                           : V::zero();
             V::store(panel + g * MR + i, v);
           }
         }
@@ -48,19 +50,22 @@ void pack_a(std::int64_t m, std::int64_t kc, const typename V::scalar* a, std::i
     return;
   }
   // Row-contiguous (transposed) A: a transposition, four rows by four depths at a time with
-  // vector shuffles; general strides: row by row.
+  // vector shuffles (A stored as T); general strides: row by row.
   for (std::int64_t i0 = 0; i0 < m; i0 += MR, dst += kc * MR) {
     const int rows = static_cast<int>(m - i0 < MR ? m - i0 : MR);
-    const std::int64_t kc4 = cs == 1 ? kc / 4 * 4 : 0;
+    const std::int64_t kc4 = std::is_same_v<Source, T> && cs == 1 ? kc / 4 * 4 : 0;
     int i = 0;
     if (kc4 > 0) {
-      for (; i + 4 <= rows; i += 4)
-        for (std::int64_t p = 0; p < kc4; p += 4)
-          V::transpose_4x4(a + (i0 + i) * rs + p, rs, dst + p * MR + i, MR);
+      if constexpr (std::is_same_v<Source, T>) {
+        for (; i + 4 <= rows; i += 4)
+          for (std::int64_t p = 0; p < kc4; p += 4)
+            V::transpose_4x4(a + (i0 + i) * rs + p, rs, dst + p * MR + i, MR);
+      }
     }
     for (int ii = 0; ii < rows; ++ii) {
-      const T* row = a + (i0 + ii) * rs;
-      for (std::int64_t p = ii < i ? kc4 : 0; p < kc; ++p) dst[p * MR + ii] = row[p * cs];
+      const Source* row = a + (i0 + ii) * rs;
+      for (std::int64_t p = ii < i ? kc4 : 0; p < kc; ++p)
+        dst[p * MR + ii] = stored_value<T>(row[p * cs]);
     }
     for (int ii = rows; ii < MR; ++ii)
       for (std::int64_t p = 0; p < kc; ++p) dst[p * MR + ii] = T(0);
@@ -132,11 +137,7 @@ struct PackAInSteps {
     if (quota == 0) return;
     --quota;
     __builtin_prefetch(src + kLinesAhead * simd::kLineElements<Source>, 0, 2);
-    if constexpr (std::is_same_v<Source, T>) {
-      V::store(dst, V::load(src));
-    } else {
-      V::store(dst, V::load_bf16(src));
-    }
+    V::store(dst, load_stored<V>(src));
     src += W;
     dst += W;
     if (--panel_left == 0) {
@@ -152,12 +153,7 @@ struct PackAInSteps {
     left = 0;
     while (quota > 0) step();
     const std::int64_t full = m / MR * MR;
-    if (full >= m) return;
-    if constexpr (std::is_same_v<Source, T>) {
-      pack_a<V, MR>(m - full, kc, a + full, 1, cs, panels + full * kc);
-    } else {
-      pack_bf16_a<V, MR>(m - full, kc, a + full, 1, cs, panels + full * kc);
-    }
+    if (full < m) pack_a<V, MR>(m - full, kc, a + full, 1, cs, panels + full * kc);
   }
 
  private:

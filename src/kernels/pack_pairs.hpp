@@ -16,6 +16,15 @@ inline std::int32_t int16_pair(std::int32_t low, std::int32_t high) {
                                        << 16);
 }
 
+// V::pair_rows stored at dst: 2 x V::width rows of two depth steps, as packed panels hold them.
+template <class V, class S>
+void store_pairs(const S* even, const S* odd, std::int32_t zero, std::int32_t* dst) {
+  typename V::reg rows[2];
+  V::pair_rows(even, odd, zero, rows);
+  V::store(dst, rows[0]);
+  V::store(dst + V::width, rows[1]);
+}
+
 // A block rows [0, m) x depth [0, k), element (i, p) at a[i * rs + p * cs], into ceil(m / MR)
 // micro-panels of ceil(k / 2) steps, each [steps][MR]: dst[panel * steps * MR + s * MR + i].
 template <class V, int MR, class S>
@@ -37,7 +46,7 @@ void pack_pairs_a(std::int64_t m, std::int64_t k, const S* a, std::int64_t rs, s
           const S* even = a + i0 + 2 * s * cs;
           std::int32_t* slots = dst + i0 * steps + s * MR;
           for (int i = 0; i < MR; i += kRowsAtOnce)
-            V::store_pairs(even + i, even + cs + i, zero, slots + i);
+            store_pairs<V>(even + i, even + cs + i, zero, slots + i);
         }
     }
   }

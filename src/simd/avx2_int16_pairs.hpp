@@ -64,14 +64,6 @@ struct Avx2Int16Pairs : Avx2Int32 {
     rows[0] = _mm256_permute2x128_si256(low, high, 0x20);
     rows[1] = _mm256_permute2x128_si256(low, high, 0x31);
   }
-  // pair_rows stored at dst (kernels::pack_pairs_a).
-  template <class S>
-  static void store_pairs(const S* even, const S* odd, std::int32_t zero, std::int32_t* dst) {
-    reg rows[2];
-    pair_rows(even, odd, zero, rows);
-    store(dst, rows[0]);
-    store(dst + width, rows[1]);
-  }
 
  private:
   // 16 8-bit integers, sign- or zero-extended to int16.

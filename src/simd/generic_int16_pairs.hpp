@@ -60,21 +60,14 @@ struct GenericInt16Pairs : GenericInt32 {
     return c;
   }
 
-  // As Avx2Int16Pairs::pair_rows and store_pairs: 2 x width rows of two depth steps, as pairs
-  // less the zero point.
+  // As Avx2Int16Pairs::pair_rows: 2 x width rows of two depth steps, as pairs less the zero
+  // point.
   template <class S>
   static void pair_rows(const S* even, const S* odd, std::int32_t zero, reg (&rows)[2]) {
     for (int i = 0; i < 2 * width; ++i)
       rows[i / width].v[i % width] = static_cast<std::int32_t>(
           static_cast<std::uint16_t>(even[i] - zero) |
           static_cast<std::uint32_t>(static_cast<std::uint16_t>(odd[i] - zero)) << 16);
-  }
-  template <class S>
-  static void store_pairs(const S* even, const S* odd, std::int32_t zero, std::int32_t* dst) {
-    reg rows[2];
-    pair_rows(even, odd, zero, rows);
-    store(dst, rows[0]);
-    store(dst + width, rows[1]);
   }
 
  private:
