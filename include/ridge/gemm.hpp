@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <type_traits>
 
 #include "ridge/bf16.hpp"
@@ -124,6 +125,41 @@ RIDGE_API void gemm(float alpha, const MatrixView<const float>& a, const MatrixV
 RIDGE_API void gemm(float alpha, const MatrixView<const bf16>& a, const MatrixView<const bf16>& b,
                     float beta, const MatrixView<float>& c);
 RIDGE_API void gemm(float alpha, const MatrixView<const bf16>& a, const MatrixView<const bf16>& b,
+                    float beta, const MatrixView<float>& c, const Epilogue& epilogue);
+
+// op(B), K x N, packed once for many products C = alpha op(A) B + beta C into a row-major C,
+// as inference multiplies activations by fixed weights: in the order this machine's kernels read
+// B, so that a product skips copying it. Each product is bit-identical to gemm() on the B it was
+// packed from, on the instruction-set path active when it was packed (which its products run on,
+// whatever ridge_set_isa says later). Where B's columns are contiguous (op(B) = W^T, W stored
+// [N][K] row-major, the layout most frameworks keep their weights in), the skinny products read B
+// as it is stored, and the packed form is B's compact copy, on which products run as on B. The
+// packed copy is its own: B may change or go once packed. A PackedMatrix is read, never written,
+// by products, which may run on several threads at once. Throws what gemm() would for a bad view
+// (std::invalid_argument), std::bad_alloc if the copy does not fit in memory.
+class PackedMatrix {
+ public:
+  RIDGE_API explicit PackedMatrix(const MatrixView<const float>& b);
+  RIDGE_API ~PackedMatrix();
+  RIDGE_API PackedMatrix(PackedMatrix&&) noexcept;
+  RIDGE_API PackedMatrix& operator=(PackedMatrix&&) noexcept;
+
+  std::int64_t rows() const { return rows_; }  // K (0 once moved from)
+  std::int64_t cols() const { return cols_; }  // N
+
+  struct Storage;  // the packed copy and how it was packed (src/gemm/packed_matrix.cpp)
+  const Storage* storage() const { return storage_.get(); }
+
+ private:
+  std::int64_t rows_ = 0, cols_ = 0;
+  std::unique_ptr<Storage> storage_;
+};
+
+// C = alpha * op(A) * B + beta * C (and the epilogue) with B packed, C row-major. The checks
+// and exceptions of gemm, and std::invalid_argument for a column-major C or a moved-from B.
+RIDGE_API void gemm(float alpha, const MatrixView<const float>& a, const PackedMatrix& b,
+                    float beta, const MatrixView<float>& c);
+RIDGE_API void gemm(float alpha, const MatrixView<const float>& a, const PackedMatrix& b,
                     float beta, const MatrixView<float>& c, const Epilogue& epilogue);
 
 }  // namespace ridge

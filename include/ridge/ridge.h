@@ -131,6 +131,29 @@ RIDGE_C_API int ridge_sgemm_fused(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE t
                                   const float* bias, int activation, const float* residual,
                                   int64_t ldr);
 
+/* B packed once for many row-major products C = alpha op(A) B + beta C, as inference multiplies
+ * activations by fixed weights (ridge::PackedMatrix in ridge/gemm.hpp): opaque. */
+typedef struct ridge_packed_matrix ridge_packed_matrix;
+
+/* Packs op(B), k x n, B stored row-major with rows ldb apart (k x n for CblasNoTrans, n x k for
+ * CblasTrans or CblasConjTrans), into a new *packed: a copy, so B may change or go afterwards.
+ * Returns 0, or with *packed untouched RIDGE_ERROR_BAD_ARGUMENT (trans_b out of range),
+ * RIDGE_ERROR_BAD_SIZE (a negative size, ldb below its row's extent), RIDGE_ERROR_NULL_POINTER
+ * (packed null, or b null while op(B) is not empty) or RIDGE_ERROR_INTERNAL (out of memory). */
+RIDGE_C_API int ridge_sgemm_pack_b(enum CBLAS_TRANSPOSE trans_b, int64_t k, int64_t n,
+                                   const float* b, int64_t ldb, ridge_packed_matrix** packed);
+/* C = alpha op(A) B + beta C, row-major (op(A) m x k, A stored as cblas_sgemm's with lda; C
+ * rows ldc apart), B packed by ridge_sgemm_pack_b with this k and n: bit-identical to the same
+ * product on the B it was packed from, without copying B. Several threads may use one packed B
+ * at once. Returns 0, or with C untouched RIDGE_ERROR_BAD_ARGUMENT, RIDGE_ERROR_BAD_SIZE (also:
+ * k or n not the packed B's), RIDGE_ERROR_NULL_POINTER or RIDGE_ERROR_INTERNAL. */
+RIDGE_C_API int ridge_sgemm_packed(enum CBLAS_TRANSPOSE trans_a, int64_t m, int64_t n, int64_t k,
+                                   float alpha, const float* a, int64_t lda,
+                                   const ridge_packed_matrix* b, float beta, float* c,
+                                   int64_t ldc);
+/* Frees a packed B; null is ignored. */
+RIDGE_C_API void ridge_packed_matrix_destroy(ridge_packed_matrix* packed);
+
 /* int8 GEMM with the semantics and argument order of oneDNN's dnnl_gemm_u8s8s32 and
  * dnnl_gemm_s8s8s32: row-major, C (m x n, rows ldc apart) = alpha (op(A) - ao)(op(B) - bo)
  * + beta C + offset, op(A) m x k (stored k x m when transa is 'T' or 't', else 'N' or 'n'),

@@ -201,14 +201,22 @@ Grid choose_grid(const Problem& p, int threads, int row_step, int nr) {
   return best;
 }
 
-// A matrix-vector product -- C one column (A x) or one row (x^T B) -- on the matrix-vector
-// kernels, which stream the matrix once in address order; false if the matrix has no unit stride
-// to stream along. Measured (Zen 4), cblas_sgemm row-major 4096 x 1 x 4096 (A x, which reaches
+// Whether p is a matrix-vector product -- C one column (A x) or one row (x^T B) -- whose matrix
+// has a unit stride to stream along.
+template <class Problem>
+bool has_matrix_vector_form(const Problem& p) {
+  if (p.n == 1) return p.a_rs == 1 || p.a_cs == 1;
+  return p.m == 1 && (p.b_rs == 1 || p.b_cs == 1);
+}
+
+// Such a product on the matrix-vector kernels, which stream the matrix once in address order;
+// false if it has no such form. Measured (Zen 4), cblas_sgemm row-major 4096 x 1 x 4096 (A x, which reaches
 // the driver as the 1 x 4096 product x^T A^T) on 1 / 2 threads: 7.1-8.3 / 15.7-18.0 GB/s of A on
 // the tile loops, 20.8-24.0 / 33.3-41.6 on the matrix-vector kernels in the same runs; the other
 // products of one row or column ran within the noise of GEMV's.
 template <class T>
 bool run_as_matrix_vector(const GemmProblem<T>& p) {
+  if (!has_matrix_vector_form(p)) return false;
   kernels::GemvProblem<T> v;
   v.alpha = p.alpha;
   v.beta = p.beta;
@@ -222,15 +230,14 @@ bool run_as_matrix_vector(const GemmProblem<T>& p) {
     v.m = v.transposed ? cols : rows;
     v.n = v.transposed ? rows : cols;
     v.lda = v.transposed ? rs : cs;
-    return rs == 1 || cs == 1;
   };
   if (p.n == 1) {  // c = A b
-    if (!matrix(p.a, p.m, p.k, p.a_rs, p.a_cs)) return false;
+    matrix(p.a, p.m, p.k, p.a_rs, p.a_cs);
     v.x = p.b;
     incx = p.b_rs;
     incy = 1;
   } else {  // p.m == 1: c^T = B^T a^T
-    if (!matrix(p.b, p.n, p.k, p.b_cs, p.b_rs)) return false;
+    matrix(p.b, p.n, p.k, p.b_cs, p.b_rs);
     v.x = p.a;
     incx = p.a_cs;
     incy = p.ldc;
@@ -265,20 +272,34 @@ void run_in_blocks(const Problem& p, int threads, int row_step, int nr, const Ta
   });
 }
 
-}  // namespace
+// The path run() takes for a float or double product (m, n, k > 0, alpha != 0) and the options
+// it runs it with. The kernel, and on the tile loops (direct and packed paths) the depth of the
+// slices, fix how each element of C is rounded; nothing else in the route changes it. Reads A's
+// strides, never its elements or address.
+template <class T>
+struct Route {
+  enum class Path { matrix_vector, dot, direct, packed };
+  Path path = Path::packed;
+  const TypedKernels<T>* table = nullptr;
+  const BlockSizes* blocks = nullptr;
+  DirectOptions direct;
+  PackedOptions packed;
+  bool dot_fetches_ahead = false;
+
+  // The depth of the tile loops' slices (all but the last) on a k-deep product.
+  std::int64_t depth(std::int64_t k) const {
+    if (path == Path::direct) return direct.depth;
+    return packed_plan(k, *blocks, table->kernels.mr, table->kernels.nr, packed.copy_ahead).depth;
+  }
+};
 
 template <class T>
-void run(const GemmProblem<T>& p) {
-  if (p.m == 0 || p.n == 0) return;
-  const Isa isa = runtime::active_isa();
-  if (p.alpha == T(0) || p.k == 0) {
-    scale_c(p);  // A and B are not read
-    if (p.epilogue != nullptr) apply_epilogue_pass(p, isa);
-    return;
-  }
-  if ((p.n == 1 || p.m == 1) && run_as_matrix_vector(p)) {
-    apply_epilogue(p, isa);
-    return;
+Route<T> choose_route(const GemmProblem<T>& p, Isa isa) {
+  using Path = typename Route<T>::Path;
+  Route<T> route;
+  if ((p.n == 1 || p.m == 1) && has_matrix_vector_form(p)) {
+    route.path = Path::matrix_vector;
+    return route;
   }
   const TypedKernels<T>& table = gemm_kernels<T>(isa);
   const GemmKernels<T>& loops = table.kernels;
@@ -286,7 +307,6 @@ void run(const GemmProblem<T>& p) {
   const GemmTuning& tuning = runtime::gemm_tuning(isa);
   const BlockSizes& blocks = tuned_blocks(isa, table, tuning);
 
-  const std::int64_t fma = p.m * p.n * p.k;
   // From the whole problem, not a thread's block: the depth blocking fixes the rounding, which
   // must not depend on the thread count.
   const std::int64_t slice_kc = std::min({blocks.kc, direct_depth(p.n), blocks.slab_depth});
@@ -408,32 +428,118 @@ void run(const GemmProblem<T>& p) {
   // and 37.7 (40.2); with columns 256 bytes apart the short first tile only costs: 8 x 48 x 1024
   // 70.9 and 59.5, 32 x 64 x 64 88.4 and 69.4.
   options.line_aligned_tiles = a_column_per_page || a_from_memory;
-  const bool copy_ahead = copies_ahead(p, loops.nr, a_from_memory);
-  const bool dot_fetches_ahead =
-      dot && kernels::fetches_ahead(a_bytes, caches, tuning.stream_prefetch);
-  const PackedOptions packed_options{copy_ahead, table.fma_chains};
-  const kernels::VectorKernels<T>* vector = dot ? &kernels::vector_kernels<T>(isa) : nullptr;
+  route.table = &table;
+  route.blocks = &blocks;
+  route.path = dot ? Path::dot : direct ? Path::direct : Path::packed;
+  route.direct = options;
+  route.packed = {copies_ahead(p, loops.nr, a_from_memory), table.fma_chains};
+  route.dot_fetches_ahead = dot && kernels::fetches_ahead(a_bytes, caches, tuning.stream_prefetch);
+  return route;
+}
+
+}  // namespace
+
+template <class T>
+void run(const GemmProblem<T>& p) {
+  if (p.m == 0 || p.n == 0) return;
+  const Isa isa = runtime::active_isa();
+  if (p.alpha == T(0) || p.k == 0) {
+    scale_c(p);  // A and B are not read
+    if (p.epilogue != nullptr) apply_epilogue_pass(p, isa);
+    return;
+  }
+  const Route<T> route = choose_route(p, isa);
+  using Path = typename Route<T>::Path;
+  if (route.path == Path::matrix_vector) {
+    run_as_matrix_vector(p);
+    apply_epilogue(p, isa);
+    return;
+  }
+  const GemmKernels<T>& loops = route.table->kernels;
+  const BlockSizes& blocks = *route.blocks;
+  const kernels::VectorKernels<T>* vector =
+      route.path == Path::dot ? &kernels::vector_kernels<T>(isa) : nullptr;
 
   // A thread's workspace for `block` (none for the direct path with A and B in place, the usual
   // small product, which then skips the thread-local lookup).
   const auto task_bytes = [&](const GemmProblem<T>& block) -> std::size_t {
-    if (dot)
-      return runtime::pages_for<T>(kernels::dot_workspace_elements(p.k, block.n, vector->width));
-    if (direct) return direct_workspace(block, options, loops.mr, loops.nr).bytes();
-    return packed_workspace<T>(block.m, block.n, p.k, blocks, loops.mr, loops.nr, copy_ahead)
-        .bytes();
-  };
-  const auto path = [&](const GemmProblem<T>& block, std::byte* task_work) {
-    if (dot) {
-      vector->dot(block, dot_fetches_ahead, reinterpret_cast<T*>(task_work));
-      apply_epilogue(block, isa);
-    } else if (direct) {
-      loops.direct(block, options, task_work);
-    } else {
-      loops.packed(block, blocks, packed_options, task_work);
+    switch (route.path) {
+      case Path::dot:
+        return runtime::pages_for<T>(kernels::dot_workspace_elements(p.k, block.n, vector->width));
+      case Path::direct:
+        return direct_workspace(block, route.direct, loops.mr, loops.nr).bytes();
+      default:
+        return packed_workspace<T>(block.m, block.n, p.k, blocks, loops.mr, loops.nr,
+                                   route.packed.copy_ahead)
+            .bytes();
     }
   };
-  run_in_blocks(p, thread_count(fma), loops.width, loops.nr, task_bytes, path);
+  const auto path = [&](const GemmProblem<T>& block, std::byte* task_work) {
+    switch (route.path) {
+      case Path::dot:
+        vector->dot(block, route.dot_fetches_ahead, reinterpret_cast<T*>(task_work));
+        apply_epilogue(block, isa);
+        break;
+      case Path::direct:
+        loops.direct(block, route.direct, task_work);
+        break;
+      default:
+        loops.packed(block, blocks, route.packed, task_work);
+    }
+  };
+  run_in_blocks(p, thread_count(p.m * p.n * p.k), loops.width, loops.nr, task_bytes, path);
+}
+
+template <class T>
+void run_prepacked(const GemmProblem<T>& p, const PrepackedA& a) {
+  if (p.m == 0 || p.n == 0) return;
+  const Isa isa = a.isa;
+  if (p.alpha == T(0) || p.k == 0) {
+    scale_c(p);  // A and B are not read
+    if (p.epilogue != nullptr) apply_epilogue_pass(p, isa);
+    return;
+  }
+  // The route of the unpacked call, from the strides A was packed from.
+  GemmProblem<T> unpacked = p;
+  unpacked.a = nullptr;
+  unpacked.a_rs = a.rs;
+  unpacked.a_cs = a.cs;
+  const Route<T> route = choose_route(unpacked, isa);
+  using Path = typename Route<T>::Path;
+  const GemmKernels<T>& loops = gemm_kernels<T>(isa).kernels;
+  // A as Loops::prepacked reads it.
+  GemmProblem<T> q = p;
+  q.a = static_cast<const T*>(a.panels);
+  q.a_rs = p.k;
+  q.a_cs = loops.mr;
+  const int threads = thread_count(p.m * p.n * p.k);
+  if (route.path == Path::matrix_vector && p.n == 1) {
+    // A b, which the unpacked call sweeps down A's columns (A's rows are contiguous).
+    run_in_blocks(
+        q, threads, loops.mr, 1, [](const GemmProblem<T>&) -> std::size_t { return 0; },
+        [&](const GemmProblem<T>& block, std::byte*) {
+          loops.prepacked_column(block);
+          apply_epilogue(block, isa);
+        });
+    return;
+  }
+  if (route.path == Path::matrix_vector) {  // x^T B, A's one row the vector, read at a stride
+    run_as_matrix_vector(q);
+    apply_epilogue(p, isa);
+    return;
+  }
+  // The tile loops, at the depth of the unpacked call's path. (A dot product route needs A with
+  // contiguous rows, which PackedMatrix keeps as they are.)
+  const std::int64_t depth = route.depth(p.k);
+  const BlockSizes& blocks = *route.blocks;
+  run_in_blocks(
+      q, threads, loops.mr, loops.nr,
+      [&](const GemmProblem<T>& block) -> std::size_t {
+        return prepacked_workspace<T>(block.n, depth, blocks, loops.mr, loops.nr).bytes();
+      },
+      [&](const GemmProblem<T>& block, std::byte* work) {
+        loops.prepacked(block, depth, blocks, route.packed.fma_chains, work);
+      });
 }
 
 namespace {
@@ -526,6 +632,8 @@ void run(const GemmProblem<std::int32_t, std::int8_t, SourceB>& p) {
 
 template void run<float>(const GemmProblem<float>&);
 template void run<double>(const GemmProblem<double>&);
+template void run_prepacked<float>(const GemmProblem<float>&, const PrepackedA&);
+template void run_prepacked<double>(const GemmProblem<double>&, const PrepackedA&);
 template void run(const GemmProblem<std::int32_t, std::int8_t, std::uint8_t>&);
 template void run(const GemmProblem<std::int32_t, std::int8_t, std::int8_t>&);
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "kernels/problem.hpp"
+#include "ridge/isa.hpp"
 
 namespace ridge::gemm_detail {
 
@@ -16,6 +17,23 @@ void run(const kernels::GemmProblem<T>& p);
 
 extern template void run<float>(const kernels::GemmProblem<float>&);
 extern template void run<double>(const kernels::GemmProblem<double>&);
+
+// A packed beforehand (PackedMatrix): its rows in panels of the ISA's MR rows over the whole
+// depth, as Loops::prepacked reads them, packed from a matrix with unit row stride (rs == 1).
+struct PrepackedA {
+  const void* panels = nullptr;
+  std::int64_t rs = 1, cs = 1;  // the strides of the A it was packed from
+  Isa isa = Isa::generic;       // the path whose kernels packed it, and run its products
+};
+
+// p (with p.a unused) on such an A: bit-identical to run() on the A it was packed from, on that
+// ISA path.
+template <class T>
+void run_prepacked(const kernels::GemmProblem<T>& p, const PrepackedA& a);
+
+extern template void run_prepacked<float>(const kernels::GemmProblem<float>&, const PrepackedA&);
+extern template void run_prepacked<double>(const kernels::GemmProblem<double>&,
+                                           const PrepackedA&);
 
 // The same for bf16 operands (their bit patterns), computed in float.
 void run(const kernels::GemmProblem<float, std::uint16_t, std::uint16_t>& p);

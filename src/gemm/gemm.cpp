@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "gemm/driver.hpp"
+#include "gemm/packed_matrix.hpp"
 #include "runtime/view_checks.hpp"
 
 namespace ridge {
@@ -128,11 +129,57 @@ void gemm_impl(T alpha, const MatrixView<const S>& a, const MatrixView<const S>&
   gemm_detail::run(p);
 }
 
+// The product with B packed (PackedMatrix): the internal problem of gemm_impl, its A the
+// packed copy.
+void gemm_packed(float alpha, const MatrixView<const float>& a, const PackedMatrix& b, float beta,
+                 const MatrixView<float>& c, const kernels::Epilogue* epilogue = nullptr) {
+  runtime::check_view(kFunction, "a", a);
+  runtime::check_view(kFunction, "c", c);
+  if (b.storage() == nullptr) invalid("b is a moved-from PackedMatrix");
+  if (c.trans != Transpose::none) invalid("c must not be transposed");
+  if (c.layout != Layout::row_major) invalid("c must be row-major to multiply by a packed b");
+  if (a.op_rows() != c.rows)
+    invalid("op(a) has " + std::to_string(a.op_rows()) + " rows but c has " +
+            std::to_string(c.rows));
+  if (b.cols() != c.cols)
+    invalid("b has " + std::to_string(b.cols()) + " columns but c has " + std::to_string(c.cols));
+  if (a.op_cols() != b.rows())
+    invalid("op(a) has " + std::to_string(a.op_cols()) + " columns but b has " +
+            std::to_string(b.rows()) + " rows");
+  const PackedMatrix::Storage& packed = *b.storage();
+  std::int64_t a_rs, a_cs;
+  strides(a, a_rs, a_cs);
+  auto p = kernels::GemmProblem<float>::from_strides(c.rows, c.cols, a.op_cols(), alpha, a.data,
+                                                     a_rs, a_cs, nullptr, 0, 0, beta, c.data,
+                                                     c.ld, 1);
+  p.epilogue = epilogue;
+  if (packed.panels) {
+    gemm_detail::run_prepacked(p, packed.prepacked);
+  } else {  // B^T's rows, K apart
+    p.a = packed.data.get();
+    p.a_rs = p.k;
+    p.a_cs = 1;
+    gemm_detail::run(p);
+  }
+}
+
 }  // namespace
 
 void gemm(float alpha, const MatrixView<const float>& a, const MatrixView<const float>& b,
           float beta, const MatrixView<float>& c) {
   gemm_impl(alpha, a, b, beta, c);
+}
+
+void gemm(float alpha, const MatrixView<const float>& a, const PackedMatrix& b, float beta,
+          const MatrixView<float>& c) {
+  gemm_packed(alpha, a, b, beta, c);
+}
+
+void gemm(float alpha, const MatrixView<const float>& a, const PackedMatrix& b, float beta,
+          const MatrixView<float>& c, const Epilogue& epilogue) {
+  runtime::check_view(kFunction, "c", c);  // named before the epilogue's checks
+  const kernels::Epilogue internal = internal_epilogue(epilogue, c);
+  gemm_packed(alpha, a, b, beta, c, internal.count > 0 ? &internal : nullptr);
 }
 
 void gemm(float alpha, const MatrixView<const float>& a, const MatrixView<const float>& b,

@@ -124,6 +124,13 @@ WorkspaceParts<T> direct_workspace(const GemmProblem<T>& p, const DirectOptions&
   return {options.packs_a(p) ? mr * kc : 0, options.pack_b ? round_up(p.n, nr) * kc : 0};
 }
 
+// The packed path on an A packed beforehand, n columns of C: a KC x NC panel of B.
+template <class T>
+WorkspaceParts<T> prepacked_workspace(std::int64_t n, std::int64_t depth, const BlockSizes& blocks,
+                                      int mr, int nr) {
+  return {0, std::min(blocks_at_depth(blocks, depth, mr, nr).nc, round_up(n, nr)) * depth};
+}
+
 // SourceA, SourceB: the stored operands' types (kernels::GemmProblem); int8 ones have the packed
 // path only (direct is null).
 template <class T, class SourceA = T, class SourceB = T>
@@ -146,6 +153,16 @@ struct GemmKernels {
   // MR-row slab at a time) and B in place unless options.pack_b, options.depth of the depth at a
   // time: for small and skinny problems. `work` holds direct_workspace(p, options, mr, nr).
   void (*direct)(const Problem&, const DirectOptions&, std::byte* work) = nullptr;
+  // float and double only: the packed path on an A packed beforehand, in panels of MR rows over
+  // the whole depth (Loops::prepacked), `depth` deep slices; `work` holds
+  // prepacked_workspace(n, depth, blocks, nr).bytes(). And the one-column product on such an A
+  // (Loops::prepacked_column), which takes no workspace.
+  void (*prepacked)(const Problem&, std::int64_t depth, const BlockSizes&, int fma_chains,
+                    std::byte* work) = nullptr;
+  void (*prepacked_column)(const Problem&) = nullptr;
+  // Packs rows [0, m) of an A of strides rs, cs over depths [0, k) into those panels.
+  void (*pack_panels)(std::int64_t m, std::int64_t k, const T* a, std::int64_t rs, std::int64_t cs,
+                      T* panels) = nullptr;
   // int8 only: C = (A - a_zero)(x - x_zero) for C of one column, m rows in blocks of row_block,
   // A column-major (columns lda apart) and x contiguous (kernels/pair_column_sweep.hpp).
   void (*one_column)(std::int64_t m, std::int64_t k, const SourceA* a, std::int64_t lda,

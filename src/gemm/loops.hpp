@@ -293,6 +293,90 @@ struct Loops {
     }
   }
 
+  // The packed path with A packed beforehand (PackedMatrix): A's rows in panels of MR over the
+  // whole depth, [m / MR][k][MR] as pack_a leaves them, p.a the first, each row's panel at
+  // p.a + row * p.a_rs (p.a_rs = k, rows a multiple of MR) and depth q at + q * MR (p.a_cs = MR).
+  // The same loops and tiles as packed(), in slices `depth` deep (the depth of the path the
+  // unpacked call takes, which fixes the rounding), B packed a block at a time.
+  static void prepacked(const Problem& p, std::int64_t depth, const BlockSizes& model,
+                        int fma_chains, std::byte* work) {
+    const int least_columns = strip_least_columns(fma_chains, false);
+    const BlockSizes bs = blocks_at_depth(model, depth, MR, NR);
+    T* const b_packed = reinterpret_cast<T*>(work);
+    for (std::int64_t jc = 0; jc < p.n; jc += bs.nc) {
+      const std::int64_t nc = std::min(bs.nc, p.n - jc);
+      for (std::int64_t pc = 0; pc < p.k; pc += depth) {
+        const std::int64_t kc = std::min(depth, p.k - pc);
+        const T beta = pc == 0 ? p.beta : T(1);
+        const kernels::Epilogue* epilogue = pc + kc == p.k ? p.epilogue : nullptr;
+        int n = 0;
+        for (std::int64_t jr = 0, panel = 0; jr < nc; jr += n, ++panel) {
+          n = strip_columns(nc - jr, least_columns);
+          pack_b_block(p, pc, kc, jc + jr, n, b_packed + panel * kc * NR);
+        }
+        for (std::int64_t ic = 0; ic < p.m; ic += bs.mc) {
+          const std::int64_t mc = std::min(bs.mc, p.m - ic);
+          for (std::int64_t jr = 0, panel = 0; jr < nc; jr += n, ++panel) {
+            n = strip_columns(nc - jr, least_columns);
+            const PackedB b{b_packed + panel * kc * NR};
+            for (std::int64_t ir = ic; ir < ic + mc; ir += MR) {
+              const int m = static_cast<int>(std::min<std::int64_t>(MR, ic + mc - ir));
+              const TileC c{p.c + ir + (jc + jr) * p.ldc, p.ldc, m, n, p.alpha, beta};
+              const T* a = p.a + ir * p.a_rs + pc * MR;
+              if (n < NR) {
+                (uses_one_vector(m) ? kStrips<1, NR, PackedB> : kStrips<MV, NR, PackedB>)[n - 1](
+                    kc, PanelA{a, MR, true, 0}, b, c);
+              } else {
+                (uses_one_vector(m) ? packed_tile<1> : packed_tile<MV>)(kc, a, b, c, nullptr);
+              }
+              finish(epilogue, c);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  // One column of C from A's panels as prepacked() reads them: C = alpha A b + beta C, each
+  // element one FMA chain down the whole depth in order, as GEMV's column sweep computes the
+  // unpacked call (kernels/column_sweep.hpp, to the bit), kPanels panels at a time so that
+  // kPanels x MV chains are in flight, each panel one contiguous stream.
+  static constexpr int kPanels = 4;
+  template <int Panels>
+  static void panel_column(const Problem& p, std::int64_t i0) {
+    using reg = typename V::reg;
+    constexpr int W = V::width;
+    reg acc[Panels][MV];
+    RIDGE_UNROLL for (int g = 0; g < Panels; ++g) {
+      RIDGE_UNROLL for (int i = 0; i < MV; ++i) acc[g][i] = V::zero();
+    }
+    const T* a = p.a + i0 * p.a_rs;
+    const std::int64_t panel_stride = MR * p.a_rs;
+    for (std::int64_t q = 0; q < p.k; ++q) {
+      const reg x = V::broadcast(p.b + q * p.b_rs);
+      RIDGE_UNROLL for (int g = 0; g < Panels; ++g) {
+        RIDGE_UNROLL for (int i = 0; i < MV; ++i)
+          acc[g][i] = V::fma(V::load(a + g * panel_stride + q * MR + i * W), x, acc[g][i]);
+      }
+    }
+    const reg alpha = V::set1(p.alpha), beta = V::set1(p.beta);
+    RIDGE_UNROLL for (int g = 0; g < Panels; ++g) {
+      RIDGE_UNROLL for (int i = 0; i < MV; ++i) {
+        const std::int64_t row = i0 + g * MR + i * W;
+        if (row >= p.m) break;
+        const int lanes = static_cast<int>(std::min<std::int64_t>(W, p.m - row));
+        T* c = p.c + row;
+        const reg old = p.beta != T(0) ? V::mul(beta, V::load_partial(c, lanes)) : V::zero();
+        V::store_partial(c, V::fma(alpha, acc[g][i], old), lanes);
+      }
+    }
+  }
+  static void prepacked_column(const Problem& p) {
+    std::int64_t i0 = 0;
+    for (; i0 + kPanels * MR <= p.m; i0 += kPanels * MR) panel_column<kPanels>(p, i0);
+    for (; i0 < p.m; i0 += MR) panel_column<1>(p, i0);
+  }
+
   // The fewest columns whose MV-vector strip keeps the FMA units busy: one accumulator per column
   // and vector of rows, `fma_chains` of them in flight (DirectOptions::fma_chains). A strip that
   // rereads A's slab from L2 (the direct path with A in place) then also does the most FMAs per
@@ -440,7 +524,12 @@ GemmKernels<typename V::scalar, SourceA, SourceB> make_gemm_kernels() {
       .depth_group = L::kDepthGroup,
       .narrow_columns = {L::template kNarrowColumns<1>, L::template kNarrowColumns<2>},
       .packed = &L::packed};
-  if constexpr (L::kNative) k.direct = &L::direct;
+  if constexpr (L::kNative) {
+    k.direct = &L::direct;
+    k.prepacked = &L::prepacked;
+    k.prepacked_column = &L::prepacked_column;
+    k.pack_panels = &kernels::pack_a<V, L::MR, typename V::scalar>;
+  }
   if constexpr (L::kDepthGroup == 2)
     k.one_column = &kernels::PairColumnSweep<V, SourceA, SourceB>::run;
   return k;

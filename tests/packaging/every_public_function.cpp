@@ -7,6 +7,7 @@
 #include <ridge/ridge.hpp>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -86,6 +87,25 @@ int main() {
                           ones.data(), 2) == 0 &&
             c[1] == 6.0f,
         "ridge_sgemm_fused");
+  {
+    // B packed: A all 1 times B all 2, depth 2, is 4; then + 1 by an epilogue; and through C.
+    ridge::PackedMatrix packed(ridge::row_major<const float>(b.data(), 2, 2));
+    ridge::PackedMatrix moved_to(std::move(packed));
+    packed = std::move(moved_to);
+    ridge::gemm(1.0f, ridge::row_major<const float>(a.data(), 2, 2), packed, 0.0f,
+                ridge::row_major(c.data(), 2, 2));
+    check(c[3] == 4.0f && packed.rows() == 2 && packed.cols() == 2, "ridge::PackedMatrix");
+    ridge::gemm(1.0f, ridge::row_major<const float>(a.data(), 2, 2), packed, 0.0f,
+                ridge::row_major(c.data(), 2, 2), ridge::Epilogue().add_per_row(ones.data()));
+    check(c[2] == 5.0f, "ridge::gemm on a PackedMatrix with an Epilogue");
+    ridge_packed_matrix* handle = nullptr;
+    check(ridge_sgemm_pack_b(CblasNoTrans, 2, 2, b.data(), 2, &handle) == 0 &&
+              ridge_sgemm_packed(CblasNoTrans, 2, 2, 2, 0.5f, a.data(), 2, handle, 0.0f, c.data(),
+                                 2) == 0 &&
+              c[1] == 2.0f,
+          "ridge_sgemm_pack_b, ridge_sgemm_packed");
+    ridge_packed_matrix_destroy(handle);
+  }
   {
     // bf16: 1.5 x 2 + 0.5 x -1, depth 2, and C + that with an epilogue adding 1.
     const std::uint16_t a16[4] = {0x3fc0, 0x3f00, 0x3fc0, 0x3f00};  // 1.5, 0.5
