@@ -69,7 +69,11 @@ exported=$(nm -D --defined-only "$lib/$real" | awk '$2 == "T" || $2 == "W" {prin
 referenced=$(nm -D "$scratch/every_function" | awk '{print $NF}')
 missing=0
 for symbol in $exported; do
-  grep -qxF "$symbol" <<<"$referenced" || { echo "not called: $(c++filt "$symbol")" >&2; missing=1; }
+  # A constructor's or destructor's base-object symbol (C2, D2) is the complete-object one (C1,
+  # D1) under a second name where the class has no virtual base: a program calls that one.
+  complete=$(sed -E 's/C2E/C1E/; s/D2Ev$/D1Ev/' <<<"$symbol")
+  grep -qxF "$symbol" <<<"$referenced" || grep -qxF "$complete" <<<"$referenced" ||
+    { echo "not called: $(c++filt "$symbol")" >&2; missing=1; }
 done
 ((missing == 0)) || fail "the program does not call every exported function"
 XDG_CACHE_HOME=$scratch/cache "$scratch/every_function"
