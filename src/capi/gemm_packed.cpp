@@ -18,10 +18,14 @@ bool valid_transpose(CBLAS_TRANSPOSE t) {
 }
 
 // The row-major matrix behind op(X), rows x cols after op, if ld fits it.
-bool row_major_operand(const float* data, CBLAS_TRANSPOSE t, int64_t rows, int64_t cols,
-                       int64_t ld, ridge::MatrixView<const float>& view) {
+bool row_major_operand(const float* data, CBLAS_TRANSPOSE t, int64_t rows, int64_t cols, int64_t ld,
+                       ridge::MatrixView<const float>& view) {
   const bool transposed = t != CblasNoTrans;  // on real data ConjTrans is Trans
-  view = {data, transposed ? cols : rows, transposed ? rows : cols, ld, ridge::Layout::row_major,
+  view = {data,
+          transposed ? cols : rows,
+          transposed ? rows : cols,
+          ld,
+          ridge::Layout::row_major,
           transposed ? ridge::Transpose::transpose : ridge::Transpose::none};
   return ld >= std::max<int64_t>(1, view.cols);
 }
@@ -45,8 +49,7 @@ extern "C" int ridge_sgemm_pack_b(enum CBLAS_TRANSPOSE trans_b, int64_t k, int64
 
 extern "C" int ridge_sgemm_packed(enum CBLAS_TRANSPOSE trans_a, int64_t m, int64_t n, int64_t k,
                                   float alpha, const float* a, int64_t lda,
-                                  const ridge_packed_matrix* b, float beta, float* c,
-                                  int64_t ldc) {
+                                  const ridge_packed_matrix* b, float beta, float* c, int64_t ldc) {
   if (!valid_transpose(trans_a)) return RIDGE_ERROR_BAD_ARGUMENT;
   ridge::MatrixView<const float> view;
   if (m < 0 || n < 0 || k < 0 || !row_major_operand(a, trans_a, m, k, lda, view) ||

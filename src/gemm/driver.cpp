@@ -210,10 +210,10 @@ bool has_matrix_vector_form(const Problem& p) {
 }
 
 // Such a product on the matrix-vector kernels, which stream the matrix once in address order;
-// false if it has no such form. Measured (Zen 4), cblas_sgemm row-major 4096 x 1 x 4096 (A x, which reaches
-// the driver as the 1 x 4096 product x^T A^T) on 1 / 2 threads: 7.1-8.3 / 15.7-18.0 GB/s of A on
-// the tile loops, 20.8-24.0 / 33.3-41.6 on the matrix-vector kernels in the same runs; the other
-// products of one row or column ran within the noise of GEMV's.
+// false if it has no such form. Measured (Zen 4), cblas_sgemm row-major 4096 x 1 x 4096 (A x, which
+// reaches the driver as the 1 x 4096 product x^T A^T) on 1 / 2 threads: 7.1-8.3 / 15.7-18.0 GB/s of
+// A on the tile loops, 20.8-24.0 / 33.3-41.6 on the matrix-vector kernels in the same runs; the
+// other products of one row or column ran within the noise of GEMV's.
 template <class T>
 bool run_as_matrix_vector(const GemmProblem<T>& p) {
   if (!has_matrix_vector_form(p)) return false;
@@ -532,13 +532,19 @@ void run_prepacked(const GemmProblem<T>& p, const PrepackedA& a) {
   // contiguous rows, which PackedMatrix keeps as they are.)
   const std::int64_t depth = route.depth(p.k);
   const BlockSizes& blocks = *route.blocks;
+  // B read in place where it fits in L1 and the unpacked call's direct path reads it so: a small
+  // product then packs nothing. (A larger one gains from packing it: 8 x 4096 x 4096 sgemm on the
+  // Zen 3 host, 1 thread, ran at 1.23x the unpacked call with B in place, 1.53x packed.)
+  const bool b_in_place = route.path == Path::direct && !route.direct.pack_b &&
+                          p.n * p.k * std::int64_t{sizeof(T)} <= route.table->caches.l1_bytes();
   run_in_blocks(
       q, threads, loops.mr, loops.nr,
       [&](const GemmProblem<T>& block) -> std::size_t {
-        return prepacked_workspace<T>(block.n, depth, blocks, loops.mr, loops.nr).bytes();
+        return prepacked_workspace<T>(block.n, p.k, depth, blocks, loops.mr, loops.nr, b_in_place)
+            .bytes();
       },
       [&](const GemmProblem<T>& block, std::byte* work) {
-        loops.prepacked(block, depth, blocks, route.packed.fma_chains, work);
+        loops.prepacked(block, depth, blocks, route.packed.fma_chains, b_in_place, work);
       });
 }
 

@@ -149,9 +149,8 @@ void gemm_packed(float alpha, const MatrixView<const float>& a, const PackedMatr
   const PackedMatrix::Storage& packed = *b.storage();
   std::int64_t a_rs, a_cs;
   strides(a, a_rs, a_cs);
-  auto p = kernels::GemmProblem<float>::from_strides(c.rows, c.cols, a.op_cols(), alpha, a.data,
-                                                     a_rs, a_cs, nullptr, 0, 0, beta, c.data,
-                                                     c.ld, 1);
+  auto p = kernels::GemmProblem<float>::from_strides(
+      c.rows, c.cols, a.op_cols(), alpha, a.data, a_rs, a_cs, nullptr, 0, 0, beta, c.data, c.ld, 1);
   p.epilogue = epilogue;
   if (packed.panels) {
     gemm_detail::run_prepacked(p, packed.prepacked);

@@ -124,10 +124,18 @@ WorkspaceParts<T> direct_workspace(const GemmProblem<T>& p, const DirectOptions&
   return {options.packs_a(p) ? mr * kc : 0, options.pack_b ? round_up(p.n, nr) * kc : 0};
 }
 
-// The packed path on an A packed beforehand, n columns of C: a KC x NC panel of B.
+// Whether the packed path on an A packed beforehand (Loops::prepacked) packs all of an n x k B
+// at once: where it takes at most half of the L2 a stream of reads keeps.
+inline bool prepacked_whole_b(std::int64_t n, std::int64_t k, const BlockSizes& blocks, int nr) {
+  return round_up(n, nr) * k <= blocks.l2_elements / 2;
+}
+
+// That path on n columns of C, k deep in slices `depth` deep: all of B, or a KC x NC panel.
 template <class T>
-WorkspaceParts<T> prepacked_workspace(std::int64_t n, std::int64_t depth, const BlockSizes& blocks,
-                                      int mr, int nr) {
+WorkspaceParts<T> prepacked_workspace(std::int64_t n, std::int64_t k, std::int64_t depth,
+                                      const BlockSizes& blocks, int mr, int nr, bool b_in_place) {
+  if (b_in_place) return {};
+  if (prepacked_whole_b(n, k, blocks, nr)) return {0, round_up(n, nr) * k};
   return {0, std::min(blocks_at_depth(blocks, depth, mr, nr).nc, round_up(n, nr)) * depth};
 }
 
@@ -158,7 +166,7 @@ struct GemmKernels {
   // prepacked_workspace(n, depth, blocks, nr).bytes(). And the one-column product on such an A
   // (Loops::prepacked_column), which takes no workspace.
   void (*prepacked)(const Problem&, std::int64_t depth, const BlockSizes&, int fma_chains,
-                    std::byte* work) = nullptr;
+                    bool b_in_place, std::byte* work) = nullptr;
   void (*prepacked_column)(const Problem&) = nullptr;
   // Packs rows [0, m) of an A of strides rs, cs over depths [0, k) into those panels.
   void (*pack_panels)(std::int64_t m, std::int64_t k, const T* a, std::int64_t rs, std::int64_t cs,

@@ -138,20 +138,20 @@ struct Loops {
   // medians of 5): 1 thread 1000^3 +0.9%, 4096 x 4096 x 128 +1.8%; 2 threads +3.0% and +2.5%.
   //
   // `copy`, if not null, is the next A block's copy, which the k loop advances a step per step.
-  template <int Vectors>
-  [[gnu::noinline]] static void packed_tile(std::int64_t kc, const T* a, PackedB b,
-                                            const TileC& c, PackANext* copy) {
+  template <int Vectors, class Side = PackANext>
+  [[gnu::noinline]] static void packed_tile(std::int64_t kc, const T* a, PackedB b, const TileC& c,
+                                            Side* copy, std::int64_t prefetch) {
     constexpr int kLineElements = simd::kLineElements<T>;
     for (int j = 0; j < c.cols; ++j) {
       const T* column = c.data + j * c.ld;
       for (int i = 0; i < c.rows; i += kLineElements) __builtin_prefetch(column + i, 0, 2);
       __builtin_prefetch(column + c.rows - 1, 0, 2);  // the line of the last row, if unaligned
     }
-    const PanelA panel{a, MR, true, 0};
+    const PanelA panel{a, MR, true, prefetch};
     if (copy == nullptr) {
       kernels::micro_tile<V, Vectors, NR>(kc, panel, b, c);
     } else {
-      PackANext cursor = *copy;  // a local, kept in registers through the k loop
+      Side cursor = *copy;  // a local, kept in registers through the k loop
       kernels::micro_tile<V, Vectors, NR>(kc, panel, b, c, cursor);
       *copy = cursor;
     }
@@ -274,8 +274,9 @@ struct Loops {
                     kc, PanelA{a_packed + ir * kc, MR, true, 0}, b, c);
               } else {
                 copy.grant(per_tile);
-                (uses_one_vector(m) ? packed_tile<1> : packed_tile<MV>)(
-                    kc, a_packed + ir * kc, b, c, next.exists ? &copy : nullptr);
+                (uses_one_vector(m) ? packed_tile<1>
+                                    : packed_tile<MV>)(kc, a_packed + ir * kc, b, c,
+                                                       next.exists ? &copy : nullptr, 0);
                 copy.take_back();
               }
               finish(epilogue, c);
@@ -293,44 +294,125 @@ struct Loops {
     }
   }
 
+  // What a prepacked tile does beside its FMAs: fetches `left` lines into L2 from `next` on, one
+  // a step.
+  struct PrefetchLines {
+    const char* next = nullptr;
+    std::int64_t left = 0;
+    void step() {
+      if (left > 0) {
+        __builtin_prefetch(next, 0, 2);
+        next += simd::kLineBytes;
+        --left;
+      }
+    }
+  };
+  static constexpr std::int64_t kAheadPanels = 2;
+  // How far ahead in its panel the first strip of a tile fetches A where each panel runs through
+  // every slice in turn (32 KiB). A panel is one sequential stream, which the hardware
+  // prefetchers alone keep too few lines ahead of. Measured on the Zen 3 host, M x 4096 x 4096
+  // row-major sgemm, 1 thread, over the unpacked call, M = 2 / 4 / 8 / 12: without 0.79-0.84 /
+  // 0.88-0.90 / 1.42 / 1.33-1.35x; 2 KiB ahead 1.00-1.04 / 1.07-1.08 / 1.66-1.74 / 1.39-1.41x;
+  // 8 KiB 1.02-1.05 / 1.09-1.14 / 1.63-1.68 / 1.37-1.39x; 32 KiB 1.02-1.03 / 1.12-1.15 /
+  // 1.69-1.73 / 1.40-1.44x.
+  static constexpr std::int64_t kStreamAhead = 32 * 1024 / std::int64_t{sizeof(T)};
+
   // The packed path with A packed beforehand (PackedMatrix): A's rows in panels of MR over the
   // whole depth, [m / MR][k][MR] as pack_a leaves them, p.a the first, each row's panel at
   // p.a + row * p.a_rs (p.a_rs = k, rows a multiple of MR) and depth q at + q * MR (p.a_cs = MR).
-  // The same loops and tiles as packed(), in slices `depth` deep (the depth of the path the
-  // unpacked call takes, which fixes the rounding), B packed a block at a time.
+  // The tiles of packed(), in slices `depth` deep (the depth of the path the unpacked call takes,
+  // which fixes the rounding), on B packed as packed() packs it, in one of three orders:
+  //  - B whole in L2 (prepacked_whole_b): all of B packed first, then each panel of A, read from
+  //    memory once in address order, through every slice and strip, its tiles of C in L1;
+  //  - a block of B (a slice of NC columns) in L2: slice by slice, each tile of A through every
+  //    strip while it is in L1, fetching a tile further on meanwhile (PrefetchLines);
+  //  - else packed()'s blocks, each A block reread from the cache by every strip.
+  // Measured on the Zen 3 host, M x 4096 x 4096 row-major sgemm, 1 thread, against the unpacked
+  // call: with packed()'s order throughout, M = 32 / 128 0.89 / 0.90x (the first strip of each
+  // block waits for A from memory, which the unpacked call copies ahead while the block before
+  // runs); slice by slice, tile by tile, M = 8 / 16 / 32 / 128 0.71 / 1.27 / 1.11 / 1.08x (at
+  // M = 8 the unpacked call's slices are 32 deep, and each reads 2 KiB a panel, 256 KiB apart).
   static void prepacked(const Problem& p, std::int64_t depth, const BlockSizes& model,
-                        int fma_chains, std::byte* work) {
+                        int fma_chains, bool b_in_place, std::byte* work) {
     const int least_columns = strip_least_columns(fma_chains, false);
-    const BlockSizes bs = blocks_at_depth(model, depth, MR, NR);
     T* const b_packed = reinterpret_cast<T*>(work);
+    // One tile: rows ir, B's strip of n columns from jr at `b` (or in place), depth pc to
+    // pc + kc.
+    const auto tile = [&](std::int64_t ir, std::int64_t jr, int n, std::int64_t pc, std::int64_t kc,
+                          const T* b, PrefetchLines* ahead, std::int64_t prefetch = 0) {
+      const int m = static_cast<int>(std::min<std::int64_t>(MR, p.m - ir));
+      const TileC c{p.c + ir + jr * p.ldc, p.ldc, m, n, p.alpha, pc == 0 ? p.beta : T(1)};
+      const PanelA a{p.a + ir * p.a_rs + pc * MR, MR, true, prefetch};
+      if (b_in_place) {
+        (uses_one_vector(m) ? kStrips<1, NR, StridedB> : kStrips<MV, NR, StridedB>)[n - 1](
+            kc, a, StridedB{p.b + pc * p.b_rs + jr * p.b_cs, p.b_rs, p.b_cs}, c);
+      } else if (n < NR) {
+        (uses_one_vector(m) ? kStrips<1, NR, PackedB> : kStrips<MV, NR, PackedB>)[n - 1](
+            kc, a, PackedB{b}, c);
+      } else {
+        (uses_one_vector(m)
+             ? packed_tile<1, PrefetchLines>
+             : packed_tile<MV, PrefetchLines>)(kc, a.data, PackedB{b}, c, ahead, prefetch);
+      }
+      finish(pc + kc == p.k ? p.epilogue : nullptr, c);
+    };
+    // B's columns [j0, j0 + nc) over depths [pc, pc + kc), packed into `b` as packed() does.
+    const auto pack_b_slice = [&](std::int64_t j0, std::int64_t nc, std::int64_t pc,
+                                  std::int64_t kc, T* b) {
+      for (std::int64_t jr = 0, n = 0; jr < nc; jr += n, b += kc * NR) {
+        n = strip_columns(nc - jr, least_columns);
+        pack_b_block(p, pc, kc, j0 + jr, n, b);
+      }
+    };
+    const std::int64_t slice_panels = round_up(p.n, NR);  // B's elements a depth step
+    if (b_in_place || prepacked_whole_b(p.n, p.k, model, NR)) {
+      for (std::int64_t pc = 0; b_packed != nullptr && pc < p.k; pc += depth)
+        pack_b_slice(0, p.n, pc, std::min(depth, p.k - pc), b_packed + pc * slice_panels);
+      for (std::int64_t ir = 0; ir < p.m; ir += MR) {
+        for (std::int64_t pc = 0; pc < p.k; pc += depth) {
+          const std::int64_t kc = std::min(depth, p.k - pc);
+          const T* b = b_packed + pc * slice_panels;
+          for (std::int64_t jr = 0, n = 0; jr < p.n; jr += n, b += kc * NR) {
+            n = strip_columns(p.n - jr, least_columns);
+            tile(ir, jr, n, pc, kc, b, nullptr, jr == 0 ? kStreamAhead : 0);
+          }
+        }
+      }
+      return;
+    }
+    const BlockSizes bs = blocks_at_depth(model, depth, MR, NR);
     for (std::int64_t jc = 0; jc < p.n; jc += bs.nc) {
       const std::int64_t nc = std::min(bs.nc, p.n - jc);
       for (std::int64_t pc = 0; pc < p.k; pc += depth) {
         const std::int64_t kc = std::min(depth, p.k - pc);
-        const T beta = pc == 0 ? p.beta : T(1);
-        const kernels::Epilogue* epilogue = pc + kc == p.k ? p.epilogue : nullptr;
-        int n = 0;
-        for (std::int64_t jr = 0, panel = 0; jr < nc; jr += n, ++panel) {
-          n = strip_columns(nc - jr, least_columns);
-          pack_b_block(p, pc, kc, jc + jr, n, b_packed + panel * kc * NR);
+        pack_b_slice(jc, nc, pc, kc, b_packed);
+        if (nc * kc <= model.l2_elements / 2) {
+          // Each tile's lines (kc of them) a share in each strip's first steps, for the tile
+          // kAheadPanels further on.
+          const std::int64_t strips = (nc + NR - 1) / NR;
+          const std::int64_t lines = kc * MR * std::int64_t{sizeof(T)} / simd::kLineBytes;
+          const std::int64_t share = (lines + strips - 1) / strips;
+          for (std::int64_t ir = 0; ir < p.m; ir += MR) {
+            const std::int64_t ahead_row = ir + kAheadPanels * MR;
+            const char* next = reinterpret_cast<const char*>(p.a + ahead_row * p.a_rs + pc * MR);
+            const T* b = b_packed;
+            for (std::int64_t jr = 0, n = 0, strip = 0; jr < nc; jr += n, ++strip, b += kc * NR) {
+              n = strip_columns(nc - jr, least_columns);
+              PrefetchLines ahead{
+                  next + strip * share * simd::kLineBytes,
+                  ahead_row < p.m ? std::clamp(lines - strip * share, std::int64_t{0}, share) : 0};
+              tile(ir, jc + jr, n, pc, kc, b, ahead.left > 0 ? &ahead : nullptr);
+            }
+          }
+          continue;
         }
         for (std::int64_t ic = 0; ic < p.m; ic += bs.mc) {
           const std::int64_t mc = std::min(bs.mc, p.m - ic);
-          for (std::int64_t jr = 0, panel = 0; jr < nc; jr += n, ++panel) {
+          const T* b = b_packed;
+          for (std::int64_t jr = 0, n = 0; jr < nc; jr += n, b += kc * NR) {
             n = strip_columns(nc - jr, least_columns);
-            const PackedB b{b_packed + panel * kc * NR};
-            for (std::int64_t ir = ic; ir < ic + mc; ir += MR) {
-              const int m = static_cast<int>(std::min<std::int64_t>(MR, ic + mc - ir));
-              const TileC c{p.c + ir + (jc + jr) * p.ldc, p.ldc, m, n, p.alpha, beta};
-              const T* a = p.a + ir * p.a_rs + pc * MR;
-              if (n < NR) {
-                (uses_one_vector(m) ? kStrips<1, NR, PackedB> : kStrips<MV, NR, PackedB>)[n - 1](
-                    kc, PanelA{a, MR, true, 0}, b, c);
-              } else {
-                (uses_one_vector(m) ? packed_tile<1> : packed_tile<MV>)(kc, a, b, c, nullptr);
-              }
-              finish(epilogue, c);
-            }
+            for (std::int64_t ir = ic; ir < ic + mc; ir += MR)
+              tile(ir, jc + jr, n, pc, kc, b, nullptr);
           }
         }
       }
@@ -355,8 +437,8 @@ struct Loops {
     for (std::int64_t q = 0; q < p.k; ++q) {
       const reg x = V::broadcast(p.b + q * p.b_rs);
       RIDGE_UNROLL for (int g = 0; g < Panels; ++g) {
-        RIDGE_UNROLL for (int i = 0; i < MV; ++i)
-          acc[g][i] = V::fma(V::load(a + g * panel_stride + q * MR + i * W), x, acc[g][i]);
+        RIDGE_UNROLL for (int i = 0; i < MV; ++i) acc[g][i] =
+            V::fma(V::load(a + g * panel_stride + q * MR + i * W), x, acc[g][i]);
       }
     }
     const reg alpha = V::set1(p.alpha), beta = V::set1(p.beta);

@@ -15,9 +15,8 @@ namespace {
 constexpr std::align_val_t kAlignment{64};  // a cache line: panels are read a vector at a time
 
 std::unique_ptr<float[], PackedMatrix::Storage::Free> allocate(std::int64_t elements) {
-  return std::unique_ptr<float[], PackedMatrix::Storage::Free>(
-      static_cast<float*>(::operator new(static_cast<std::size_t>(elements) * sizeof(float),
-                                         kAlignment)));
+  return std::unique_ptr<float[], PackedMatrix::Storage::Free>(static_cast<float*>(
+      ::operator new(static_cast<std::size_t>(elements) * sizeof(float), kAlignment)));
 }
 
 }  // namespace
@@ -42,7 +41,8 @@ PackedMatrix::PackedMatrix(const MatrixView<const float>& b) : storage_(new Stor
   storage_->panels = rs == 1 || cs != 1;
   if (n == 0 || k == 0) return;
   if (storage_->panels) {
-    const gemm_detail::GemmKernels<float>& kernels = gemm_detail::gemm_kernels<float>(a.isa).kernels;
+    const gemm_detail::GemmKernels<float>& kernels =
+        gemm_detail::gemm_kernels<float>(a.isa).kernels;
     storage_->data = allocate((n + kernels.mr - 1) / kernels.mr * kernels.mr * k);
     kernels.pack_panels(n, k, b.data, rs, cs, storage_->data.get());
   } else {

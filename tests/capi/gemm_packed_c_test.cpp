@@ -31,9 +31,9 @@ TEST(GemmPackedC, MatchesCblasSgemm) {
                     b.data(), static_cast<int>(b.ld), 2.0f, want.data(), static_cast<int>(c.ld));
         ridge_packed_matrix* packed = nullptr;
         ASSERT_EQ(ridge_sgemm_pack_b(tb, k, n, b.data(), b.ld, &packed), 0);
-        EXPECT_EQ(ridge_sgemm_packed(ta, m, n, k, 0.5f, a.data(), a.ld, packed, 2.0f, got.data(),
-                                     c.ld),
-                  0);
+        EXPECT_EQ(
+            ridge_sgemm_packed(ta, m, n, k, 0.5f, a.data(), a.ld, packed, 2.0f, got.data(), c.ld),
+            0);
         ridge_packed_matrix_destroy(packed);
         EXPECT_EQ(std::memcmp(got.data(), want.data(), got.storage.size() * sizeof(float)), 0)
             << m << "x" << n << "x" << k << " ta " << ta << " tb " << tb;
@@ -52,43 +52,34 @@ TEST(GemmPackedC, ReportsBadArgumentsLeavingCUntouched) {
   EXPECT_EQ(ridge_sgemm_pack_b(CblasNoTrans, -1, 3, b.data(), 3, &packed), RIDGE_ERROR_BAD_SIZE);
   EXPECT_EQ(ridge_sgemm_pack_b(CblasNoTrans, 4, 3, b.data(), 2, &packed), RIDGE_ERROR_BAD_SIZE);
   EXPECT_EQ(ridge_sgemm_pack_b(CblasTrans, 4, 3, b.data(), 3, &packed), RIDGE_ERROR_BAD_SIZE);
-  EXPECT_EQ(ridge_sgemm_pack_b(CblasNoTrans, 4, 3, nullptr, 3, &packed),
-            RIDGE_ERROR_NULL_POINTER);
-  EXPECT_EQ(ridge_sgemm_pack_b(CblasNoTrans, 4, 3, b.data(), 3, nullptr),
-            RIDGE_ERROR_NULL_POINTER);
+  EXPECT_EQ(ridge_sgemm_pack_b(CblasNoTrans, 4, 3, nullptr, 3, &packed), RIDGE_ERROR_NULL_POINTER);
+  EXPECT_EQ(ridge_sgemm_pack_b(CblasNoTrans, 4, 3, b.data(), 3, nullptr), RIDGE_ERROR_NULL_POINTER);
   EXPECT_EQ(packed, sentinel);
 
   ASSERT_EQ(ridge_sgemm_pack_b(CblasNoTrans, 4, 3, b.data(), 3, &packed), 0);
-  EXPECT_EQ(ridge_sgemm_packed(static_cast<CBLAS_TRANSPOSE>(0), 3, 3, 4, 1.0f, a.data(), 4,
-                               packed, 0.0f, c.data(), 3),
+  EXPECT_EQ(ridge_sgemm_packed(static_cast<CBLAS_TRANSPOSE>(0), 3, 3, 4, 1.0f, a.data(), 4, packed,
+                               0.0f, c.data(), 3),
             RIDGE_ERROR_BAD_ARGUMENT);
-  EXPECT_EQ(ridge_sgemm_packed(CblasNoTrans, 3, 3, 5, 1.0f, a.data(), 5, packed, 0.0f, c.data(),
-                               3),
+  EXPECT_EQ(ridge_sgemm_packed(CblasNoTrans, 3, 3, 5, 1.0f, a.data(), 5, packed, 0.0f, c.data(), 3),
             RIDGE_ERROR_BAD_SIZE);  // k is not the packed B's
-  EXPECT_EQ(ridge_sgemm_packed(CblasNoTrans, 3, 2, 4, 1.0f, a.data(), 4, packed, 0.0f, c.data(),
-                               3),
+  EXPECT_EQ(ridge_sgemm_packed(CblasNoTrans, 3, 2, 4, 1.0f, a.data(), 4, packed, 0.0f, c.data(), 3),
             RIDGE_ERROR_BAD_SIZE);  // nor n
-  EXPECT_EQ(ridge_sgemm_packed(CblasNoTrans, 3, 3, 4, 1.0f, a.data(), 3, packed, 0.0f, c.data(),
-                               3),
+  EXPECT_EQ(ridge_sgemm_packed(CblasNoTrans, 3, 3, 4, 1.0f, a.data(), 3, packed, 0.0f, c.data(), 3),
             RIDGE_ERROR_BAD_SIZE);
-  EXPECT_EQ(ridge_sgemm_packed(CblasNoTrans, 3, 3, 4, 1.0f, a.data(), 4, packed, 0.0f, c.data(),
-                               2),
+  EXPECT_EQ(ridge_sgemm_packed(CblasNoTrans, 3, 3, 4, 1.0f, a.data(), 4, packed, 0.0f, c.data(), 2),
             RIDGE_ERROR_BAD_SIZE);
-  EXPECT_EQ(ridge_sgemm_packed(CblasNoTrans, -3, 3, 4, 1.0f, a.data(), 4, packed, 0.0f, c.data(),
-                               3),
-            RIDGE_ERROR_BAD_SIZE);
-  EXPECT_EQ(ridge_sgemm_packed(CblasNoTrans, 3, 3, 4, 1.0f, a.data(), 4, nullptr, 0.0f, c.data(),
-                               3),
-            RIDGE_ERROR_NULL_POINTER);
-  EXPECT_EQ(ridge_sgemm_packed(CblasNoTrans, 3, 3, 4, 1.0f, nullptr, 4, packed, 0.0f, c.data(),
-                               3),
-            RIDGE_ERROR_NULL_POINTER);
   EXPECT_EQ(
-      ridge_sgemm_packed(CblasNoTrans, 3, 3, 4, 1.0f, a.data(), 4, packed, 0.0f, nullptr, 3),
+      ridge_sgemm_packed(CblasNoTrans, -3, 3, 4, 1.0f, a.data(), 4, packed, 0.0f, c.data(), 3),
+      RIDGE_ERROR_BAD_SIZE);
+  EXPECT_EQ(
+      ridge_sgemm_packed(CblasNoTrans, 3, 3, 4, 1.0f, a.data(), 4, nullptr, 0.0f, c.data(), 3),
       RIDGE_ERROR_NULL_POINTER);
+  EXPECT_EQ(ridge_sgemm_packed(CblasNoTrans, 3, 3, 4, 1.0f, nullptr, 4, packed, 0.0f, c.data(), 3),
+            RIDGE_ERROR_NULL_POINTER);
+  EXPECT_EQ(ridge_sgemm_packed(CblasNoTrans, 3, 3, 4, 1.0f, a.data(), 4, packed, 0.0f, nullptr, 3),
+            RIDGE_ERROR_NULL_POINTER);
   for (float x : c) EXPECT_EQ(x, 7.0f);
-  EXPECT_EQ(ridge_sgemm_packed(CblasNoTrans, 3, 3, 4, 1.0f, a.data(), 4, packed, 0.0f, c.data(),
-                               3),
+  EXPECT_EQ(ridge_sgemm_packed(CblasNoTrans, 3, 3, 4, 1.0f, a.data(), 4, packed, 0.0f, c.data(), 3),
             0);
   for (float x : c) EXPECT_EQ(x, 4.0f);
   ridge_packed_matrix_destroy(packed);

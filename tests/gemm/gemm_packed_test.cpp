@@ -157,8 +157,9 @@ TEST(GemmPacked, EpilogueAsTheUnpackedCall) {
     std::vector<float> bias(static_cast<std::size_t>(s.n));
     for (std::size_t j = 0; j < bias.size(); ++j) bias[j] = 0.01f * static_cast<float>(j);
     Epilogue e;
-    e.add_per_column(bias.data()).activation(Activation::gelu_tanh).add_matrix(residual.data(),
-                                                                               residual.ld);
+    e.add_per_column(bias.data())
+        .activation(Activation::gelu_tanh)
+        .add_matrix(residual.data(), residual.ld);
     Matrix<float> expected = t.c, got = t.c;
     gemm(1.0f, t.a.view(s.ta), t.b.view(s.tb), 0.0f, expected.view(), e);
     gemm(1.0f, t.a.view(s.ta), PackedMatrix(t.b.view(s.tb)), 0.0f, got.view(), e);
@@ -213,29 +214,32 @@ TEST(GemmPacked, RejectsBadArgumentsLeavingCUntouched) {
   std::vector<float> a(12, 1.0f), b(12, 1.0f), c(9, 7.0f);
   const auto A = row_major<const float>(a.data(), 3, 4);
   const PackedMatrix B(row_major<const float>(b.data(), 4, 3));
-  EXPECT_NE(error_of([&] { gemm(1.0f, A, B, 0.0f, col_major(c.data(), 3, 3)); })
-                .find("c must be row-major"),
+  EXPECT_NE(error_of([&] {
+              gemm(1.0f, A, B, 0.0f, col_major(c.data(), 3, 3));
+            }).find("c must be row-major"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { gemm(1.0f, A, B, 0.0f, row_major(c.data(), 3, 2)); })
-                .find("b has 3 columns but c has 2"),
+  EXPECT_NE(error_of([&] {
+              gemm(1.0f, A, B, 0.0f, row_major(c.data(), 3, 2));
+            }).find("b has 3 columns but c has 2"),
             std::string::npos);
   EXPECT_NE(error_of([&] {
               gemm(1.0f, row_major<const float>(a.data(), 3, 3), B, 0.0f,
                    row_major(c.data(), 3, 3));
             }).find("op(a) has 3 columns but b has 4 rows"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { gemm(1.0f, A, B, 0.0f, row_major(c.data(), 3, 3, 2)); })
-                .find("c.ld (2) is below"),
+  EXPECT_NE(error_of([&] {
+              gemm(1.0f, A, B, 0.0f, row_major(c.data(), 3, 3, 2));
+            }).find("c.ld (2) is below"),
             std::string::npos);
   PackedMatrix moved(row_major<const float>(b.data(), 4, 3));
   const PackedMatrix taken = std::move(moved);
-  EXPECT_NE(error_of([&] { gemm(1.0f, A, moved, 0.0f, row_major(c.data(), 3, 3)); })
-                .find("moved-from"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of([&] { gemm(1.0f, A, moved, 0.0f, row_major(c.data(), 3, 3)); }).find("moved-from"),
+      std::string::npos);
   for (float x : c) EXPECT_EQ(x, 7.0f);
-  EXPECT_NE(error_of([&] { PackedMatrix(row_major<const float>(nullptr, 4, 3)); })
-                .find("b.data is null"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of([&] { PackedMatrix(row_major<const float>(nullptr, 4, 3)); }).find("b.data is null"),
+      std::string::npos);
 }
 
 }  // namespace

@@ -47,7 +47,8 @@ struct Options {
   std::string dtype = "f32";
   std::string op = "nn";  // op(A), op(B): n or t each
   std::vector<std::string> epilogue;  // operation names, in order
-  std::vector<std::string> variants;  // --vs unfused, plain, sgemm: ridge run otherwise
+  std::vector<std::string> variants;  // --vs unfused, plain, sgemm, unpacked: ridge otherwise
+  bool packed = false;                // ridge's B packed once beforehand (PackedMatrix)
   int threads = 0;
   int runs = 7;
   PeerOptions peers;
@@ -106,6 +107,10 @@ void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& pe
     std::printf(" (ridge fused; each peer and unfused: its GEMM, then one pass over C per "
                 "operation; plain: ridge's GEMM alone)\n");
   }
+  if (o.packed)
+    std::printf(
+        "ridge's B packed once per shape, untimed (ridge::PackedMatrix); unpacked: "
+        "ridge's call on B as stored\n");
   std::printf("measured %s FMA peak on %d thread%s: %.1f GFLOP/s\n", o.dtype.c_str(), o.threads,
               o.threads == 1 ? "" : "s", peak);
   std::printf("%-18s %9s %7s %6s", "M x N x K", "ridge", "spread", "%peak");
@@ -145,11 +150,19 @@ void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& pe
           passes.push_back(make_epilogue({name}, inputs, s.n));
       }
     }
+    std::unique_ptr<PackedMatrix> packed_b;
+    if constexpr (sizeof(T) == 4) {
+      if (o.packed) packed_b = std::make_unique<PackedMatrix>(b_view);
+    }
     std::vector<Contender> contenders;
     contenders.push_back({"ridge", [&] {
                             const MatrixView<T> c_view = row_major<T>(c.data(), s.m, s.n, ldc);
                             if constexpr (sizeof(T) == 4) {
-                              gemm(T(1), a_view, b_view, T(0), c_view, fused);
+                              if (packed_b) {
+                                gemm(T(1), a_view, *packed_b, T(0), c_view, fused);
+                              } else {
+                                gemm(T(1), a_view, b_view, T(0), c_view, fused);
+                              }
                             } else {
                               gemm(T(1), a_view, b_view, T(0), c_view);
                             }
@@ -173,11 +186,18 @@ void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& pe
     }
     if constexpr (sizeof(T) == 4) {
       for (const std::string& variant : o.variants)
-        contenders.push_back({variant, [&, unfused = variant == "unfused"] {
-                                gemm(1.0f, a_view, b_view, 0.0f,
-                                     row_major<float>(c.data(), s.m, s.n, ldc));
-                                if (unfused) run_passes(passes, c.data(), s.m, s.n);
-                              }, {}});
+        contenders.push_back(
+            {variant,
+             [&, unfused = variant == "unfused", unpacked = variant == "unpacked"] {
+               const MatrixView<float> c_view = row_major<float>(c.data(), s.m, s.n, ldc);
+               if (unpacked) {
+                 gemm(1.0f, a_view, b_view, 0.0f, c_view, fused);
+                 return;
+               }
+               gemm(1.0f, a_view, b_view, 0.0f, c_view);
+               if (unfused) run_passes(passes, c.data(), s.m, s.n);
+             },
+             {}});
     }
     const double flop = 2.0 * s.m * s.n * s.k;
     time_alternately(contenders, flop, o.runs);
@@ -355,22 +375,30 @@ void add_bench_gemm_command(CLI::App& bench_app) {
                   "runs ridge's GEMM alone")
       ->delimiter(',')
       ->check(CLI::IsMember({"bias", "relu", "gelu_tanh", "gelu_erf", "silu", "residual"}));
+  cmd->add_flag("--packed", o.packed,
+                "f32: ridge's B packed once per shape beforehand (ridge::PackedMatrix), untimed; "
+                "--vs unpacked runs ridge's call on B as stored");
   add_threads_and_runs(*cmd, o.threads, o.runs);
   add_peer_libraries(*cmd, o.peers);
   cmd->callback([] {
-    // "--vs unfused", "--vs plain" and "--vs sgemm" are ridge itself run otherwise, no library
-    // to load.
+    // "--vs unfused", "--vs plain", "--vs sgemm" and "--vs unpacked" are ridge itself run
+    // otherwise, no library to load.
     const bool narrow = o.dtype == "u8s8" || o.dtype == "s8s8" || o.dtype == "bf16";
-    for (const char* variant : {"unfused", "plain", "sgemm"}) {
+    for (const char* variant : {"unfused", "plain", "sgemm", "unpacked"}) {
       const auto spec = std::find(o.peers.specs.begin(), o.peers.specs.end(), variant);
       if (spec == o.peers.specs.end()) continue;
       o.peers.specs.erase(spec);
       o.variants.push_back(variant);
       if (variant == std::string("sgemm") && !narrow)
         throw CLI::ValidationError("--vs sgemm", "is for --dtype bf16, u8s8 or s8s8");
-      if (variant != std::string("sgemm") && o.epilogue.empty())
+      if (variant == std::string("unpacked") && !o.packed)
+        throw CLI::ValidationError("--vs unpacked", "needs --packed");
+      if ((variant == std::string("unfused") || variant == std::string("plain")) &&
+          o.epilogue.empty())
         throw CLI::ValidationError(std::string("--vs ") + variant, "needs an --epilogue");
     }
+    if (o.packed && o.dtype != "f32")
+      throw CLI::ValidationError("--packed", "packed B is for --dtype f32");
     if (!o.epilogue.empty() && o.dtype != "f32")
       throw CLI::ValidationError("--epilogue", "epilogues are for --dtype f32");
     const std::vector<std::unique_ptr<PeerLibrary>> peers =
