@@ -130,13 +130,14 @@ RIDGE_API void gemm(float alpha, const MatrixView<const bf16>& a, const MatrixVi
 // op(B), K x N, packed once for many products C = alpha op(A) B + beta C into a row-major C,
 // as inference multiplies activations by fixed weights: in the order this machine's kernels read
 // B, so that a product skips copying it. Each product is bit-identical to gemm() on the B it was
-// packed from, on the instruction-set path active when it was packed (which its products run on,
-// whatever ridge_set_isa says later). Where B's columns are contiguous (op(B) = W^T, W stored
-// [N][K] row-major, the layout most frameworks keep their weights in), the skinny products read B
-// as it is stored, and the packed form is B's compact copy, on which products run as on B. The
-// packed copy is its own: B may change or go once packed. A PackedMatrix is read, never written,
-// by products, which may run on several threads at once. Throws what gemm() would for a bad view
-// (std::invalid_argument), std::bad_alloc if the copy does not fit in memory.
+// packed from, on the instruction-set path active when it was packed, which runs its products
+// whatever set_isa says later. Where op(B)'s columns are contiguous (op(B) = W^T with W stored
+// [N][K] row-major, the layout most frameworks keep weights in) the skinny products read B as
+// stored, in an order packing cannot keep: the packed form is then B's compact copy, on which
+// products run as gemm() on B (on the active path), no faster. The copy is its own: B may
+// change or go once packed. Products only read a PackedMatrix, and may run on several threads
+// at once. Throws what gemm() would for a bad view (std::invalid_argument), std::bad_alloc if
+// the copy does not fit in memory.
 class PackedMatrix {
  public:
   RIDGE_API explicit PackedMatrix(const MatrixView<const float>& b);

@@ -147,6 +147,16 @@ void scale_c(const Problem& p) {
   }
 }
 
+// C = beta C, then the epilogue, where the product is empty (alpha = 0 or K = 0: A and B are
+// not read); false, doing nothing, where it is not.
+template <class Problem>
+bool run_without_product(const Problem& p, Isa isa) {
+  if (p.alpha != decltype(p.alpha)(0) && p.k != 0) return false;
+  scale_c(p);
+  if (p.epilogue != nullptr) apply_epilogue_pass(p, isa);
+  return true;
+}
+
 int thread_count(std::int64_t fma) {
   if (fma < 2 * kMinFmaPerThread) return 1;  // a small product does not ask the settings
   const std::int64_t useful = fma / kMinFmaPerThread;
@@ -443,11 +453,7 @@ template <class T>
 void run(const GemmProblem<T>& p) {
   if (p.m == 0 || p.n == 0) return;
   const Isa isa = runtime::active_isa();
-  if (p.alpha == T(0) || p.k == 0) {
-    scale_c(p);  // A and B are not read
-    if (p.epilogue != nullptr) apply_epilogue_pass(p, isa);
-    return;
-  }
+  if (run_without_product(p, isa)) return;
   const Route<T> route = choose_route(p, isa);
   using Path = typename Route<T>::Path;
   if (route.path == Path::matrix_vector) {
@@ -494,11 +500,7 @@ template <class T>
 void run_prepacked(const GemmProblem<T>& p, const PrepackedA& a) {
   if (p.m == 0 || p.n == 0) return;
   const Isa isa = a.isa;
-  if (p.alpha == T(0) || p.k == 0) {
-    scale_c(p);  // A and B are not read
-    if (p.epilogue != nullptr) apply_epilogue_pass(p, isa);
-    return;
-  }
+  if (run_without_product(p, isa)) return;
   // The route of the unpacked call, from the strides A was packed from.
   GemmProblem<T> unpacked = p;
   unpacked.a = nullptr;
@@ -556,11 +558,7 @@ template <class T, class SourceA, class SourceB>
 void run_widened(const GemmProblem<T, SourceA, SourceB>& p) {
   if (p.m == 0 || p.n == 0) return;
   const Isa isa = runtime::active_isa();
-  if (p.alpha == T(0) || p.k == 0) {
-    scale_c(p);  // A and B are not read
-    if (p.epilogue != nullptr) apply_epilogue_pass(p, isa);
-    return;
-  }
+  if (run_without_product(p, isa)) return;
   const TypedKernels<T, SourceA, SourceB>& table = gemm_kernels<T, SourceA, SourceB>(isa);
   const GemmKernels<T, SourceA, SourceB>& loops = table.kernels;
   const std::int64_t steps = ceil_div(p.k, loops.depth_group);
