@@ -339,10 +339,10 @@ struct Loops {
                         int fma_chains, bool b_in_place, std::byte* work) {
     const int least_columns = strip_least_columns(fma_chains, false);
     T* const b_packed = reinterpret_cast<T*>(work);
-    // One tile: rows ir, B's strip of n columns from jr at `b` (or in place), depth pc to
-    // pc + kc.
+    // One tile: rows ir, B's strip of n columns from jr at b_packed + b (or in place), depth pc
+    // to pc + kc.
     const auto tile = [&](std::int64_t ir, std::int64_t jr, int n, std::int64_t pc, std::int64_t kc,
-                          const T* b, PrefetchLines* ahead, std::int64_t prefetch = 0) {
+                          std::int64_t b, PrefetchLines* ahead, std::int64_t prefetch = 0) {
       const int m = static_cast<int>(std::min<std::int64_t>(MR, p.m - ir));
       const TileC c{p.c + ir + jr * p.ldc, p.ldc, m, n, p.alpha, pc == 0 ? p.beta : T(1)};
       const PanelA a{p.a + ir * p.a_rs + pc * MR, MR, true, prefetch};
@@ -351,11 +351,10 @@ struct Loops {
             kc, a, StridedB{p.b + pc * p.b_rs + jr * p.b_cs, p.b_rs, p.b_cs}, c);
       } else if (n < NR) {
         (uses_one_vector(m) ? kStrips<1, NR, PackedB> : kStrips<MV, NR, PackedB>)[n - 1](
-            kc, a, PackedB{b}, c);
+            kc, a, PackedB{b_packed + b}, c);
       } else {
-        (uses_one_vector(m)
-             ? packed_tile<1, PrefetchLines>
-             : packed_tile<MV, PrefetchLines>)(kc, a.data, PackedB{b}, c, ahead, prefetch);
+        (uses_one_vector(m) ? packed_tile<1, PrefetchLines> : packed_tile<MV, PrefetchLines>)(
+            kc, a.data, PackedB{b_packed + b}, c, ahead, prefetch);
       }
       finish(pc + kc == p.k ? p.epilogue : nullptr, c);
     };
@@ -367,14 +366,14 @@ struct Loops {
         pack_b_block(p, pc, kc, j0 + jr, n, b);
       }
     };
-    const std::int64_t slice_panels = round_up(p.n, NR);  // B's elements a depth step
+    const std::int64_t b_width = round_up(p.n, NR);  // B's packed elements a depth step
     if (b_in_place || prepacked_whole_b(p.n, p.k, model, NR)) {
-      for (std::int64_t pc = 0; b_packed != nullptr && pc < p.k; pc += depth)
-        pack_b_slice(0, p.n, pc, std::min(depth, p.k - pc), b_packed + pc * slice_panels);
+      for (std::int64_t pc = 0; !b_in_place && pc < p.k; pc += depth)
+        pack_b_slice(0, p.n, pc, std::min(depth, p.k - pc), b_packed + pc * b_width);
       for (std::int64_t ir = 0; ir < p.m; ir += MR) {
         for (std::int64_t pc = 0; pc < p.k; pc += depth) {
           const std::int64_t kc = std::min(depth, p.k - pc);
-          const T* b = b_packed + pc * slice_panels;
+          std::int64_t b = pc * b_width;
           for (std::int64_t jr = 0, n = 0; jr < p.n; jr += n, b += kc * NR) {
             n = strip_columns(p.n - jr, least_columns);
             tile(ir, jr, n, pc, kc, b, nullptr, jr == 0 ? kStreamAhead : 0);
@@ -397,21 +396,25 @@ struct Loops {
           const std::int64_t share = (lines + strips - 1) / strips;
           for (std::int64_t ir = 0; ir < p.m; ir += MR) {
             const std::int64_t ahead_row = ir + kAheadPanels * MR;
-            const char* next = reinterpret_cast<const char*>(p.a + ahead_row * p.a_rs + pc * MR);
-            const T* b = b_packed;
+            const char* next =
+                ahead_row < p.m
+                    ? reinterpret_cast<const char*>(p.a + ahead_row * p.a_rs + pc * MR)
+                    : nullptr;
+            std::int64_t b = 0;
             for (std::int64_t jr = 0, n = 0, strip = 0; jr < nc; jr += n, ++strip, b += kc * NR) {
               n = strip_columns(nc - jr, least_columns);
-              PrefetchLines ahead{
-                  next + strip * share * simd::kLineBytes,
-                  ahead_row < p.m ? std::clamp(lines - strip * share, std::int64_t{0}, share) : 0};
-              tile(ir, jc + jr, n, pc, kc, b, ahead.left > 0 ? &ahead : nullptr);
+              const std::int64_t left =
+                  next != nullptr ? std::clamp(lines - strip * share, std::int64_t{0}, share) : 0;
+              PrefetchLines ahead{left > 0 ? next + strip * share * simd::kLineBytes : nullptr,
+                                  left};
+              tile(ir, jc + jr, n, pc, kc, b, left > 0 ? &ahead : nullptr);
             }
           }
           continue;
         }
         for (std::int64_t ic = 0; ic < p.m; ic += bs.mc) {
           const std::int64_t mc = std::min(bs.mc, p.m - ic);
-          const T* b = b_packed;
+          std::int64_t b = 0;
           for (std::int64_t jr = 0, n = 0; jr < nc; jr += n, b += kc * NR) {
             n = strip_columns(nc - jr, least_columns);
             // The first strip reads the block from memory: its tiles fetch the tile
