@@ -3,13 +3,16 @@
 // vectors of rows, 1..NR columns, B packed and in place), the narrow tiles, the even last strips
 // of a row, A read in place and packed slab by slab, several depth slices, and the packed path
 // across every block boundary, each A block packed before its tiles or copied by the tiles of
-// the block before (copy_ahead), and the direct path's tiles aligned to A's lines.
+// the block before (copy_ahead), the direct path's tiles aligned to A's lines, and the loops on
+// an A packed beforehand in each of their orders.
 #include <gtest/gtest.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gemm/dispatch.hpp"
@@ -162,6 +165,67 @@ void sweep_line_aligned(Isa isa) {
       }
 }
 
+// The loops on an A packed beforehand (Loops::prepacked), in each of their three orders (B whole
+// in L2, a block of B in L2, the packed path's blocks, as the blocks' L2 share picks them), B
+// packed or in place, against the direct path at the same slice depth: the same arithmetic, so
+// bit for bit; and against the reference.
+template <class T>
+void sweep_prepacked(Isa isa) {
+  const GemmKernels<T>& kernels = gemm_detail::gemm_kernels<T>(isa).kernels;
+  const int mr = kernels.mr, nr = kernels.nr;
+  int index = 0;
+  for (int m : {1, mr - 1, mr + 1, 5 * mr + 3})
+    for (int n : {1, nr + 1, 3 * nr, 7 * nr + 5})
+      for (const auto& [k, depth] : {std::pair{9, 9}, {29, 8}, {40, 12}})
+        for (Layout la : {Layout::col_major, Layout::row_major})
+          for (int order = 0; order < 3; ++order)
+            for (bool b_in_place : {false, true}) {
+              if (b_in_place && order != 0) continue;  // an in-place B takes the first order
+              const std::int64_t slice = gemm_detail::round_up(n, nr) * depth;
+              // B whole in L2; one depth slice of it (k > depth: not the whole); nothing.
+              const std::int64_t l2 = order == 0   ? std::int64_t{1} << 30
+                                      : order == 1 ? 2 * slice
+                                                   : 0;
+              if (order == 1 && k == depth) continue;
+              const BlockSizes small{2 * mr, 8, 3 * nr, l2};
+              const int fma_chains = (index % 3) * (index % 5);
+              const auto [alpha, beta] = alpha_beta<T>(index++);
+              Operands<T> x(m, n, k, la, Layout::col_major, static_cast<unsigned>(index));
+              const Reference<T> want =
+                  reference_gemm(alpha, x.a, Transpose::none, x.b, Transpose::none, beta, x.c);
+              const kernels::GemmProblem<T> p = x.problem(alpha, beta);
+              Matrix<T> direct_c = x.c;
+              kernels::GemmProblem<T> direct = p;
+              direct.c = direct_c.data();
+              DirectOptions options;
+              options.depth = depth;
+              options.fma_chains = fma_chains;
+              std::vector<std::byte> direct_work(
+                  gemm_detail::direct_workspace(direct, options, mr, nr).bytes());
+              kernels.direct(direct, options, direct_work.data());
+
+              std::vector<T> panels(static_cast<std::size_t>(gemm_detail::round_up(m, mr) * k));
+              kernels.pack_panels(m, k, p.a, p.a_rs, p.a_cs, panels.data());
+              kernels::GemmProblem<T> q = p;
+              q.a = panels.data();
+              q.a_rs = k;
+              q.a_cs = mr;
+              std::vector<std::byte> work(
+                  gemm_detail::prepacked_workspace<T>(n, k, depth, small, mr, nr, b_in_place)
+                      .bytes());
+              kernels.prepacked(q, depth, small, fma_chains, b_in_place, work.data());
+              const std::string what =
+                  std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) +
+                  " slices of " + std::to_string(depth) + ", A " + layout_name(la) + ", order " +
+                  std::to_string(order) + ", B in place " + std::to_string(b_in_place);
+              ASSERT_EQ(compare(x.c, want), "") << what;
+              ASSERT_EQ(x.c.storage.size(), direct_c.storage.size());
+              for (std::size_t i = 0; i < x.c.storage.size(); ++i)
+                ASSERT_TRUE(std::memcmp(&x.c.storage[i], &direct_c.storage[i], sizeof(T)) == 0)
+                    << what << ": element " << i << " differs from the direct path's";
+            }
+}
+
 class GemmLoops : public ::testing::TestWithParam<Isa> {};
 
 TEST_P(GemmLoops, DirectPathRunsEveryTileShape) {
@@ -180,6 +244,12 @@ TEST_P(GemmLoops, DirectPathAlignsTilesToLines) {
   RIDGE_SKIP_UNLESS_SUPPORTED(GetParam());
   sweep_line_aligned<float>(GetParam());
   sweep_line_aligned<double>(GetParam());
+}
+
+TEST_P(GemmLoops, PrepackedPathMatchesTheDirectPath) {
+  RIDGE_SKIP_UNLESS_SUPPORTED(GetParam());
+  sweep_prepacked<float>(GetParam());
+  sweep_prepacked<double>(GetParam());
 }
 
 INSTANTIATE_TEST_SUITE_P(Isa, GemmLoops, ::testing::ValuesIn(kAllIsas), isa_test_name);
