@@ -1,31 +1,14 @@
 // ridge_sgemm_fused: the C API over ridge::gemm with an Epilogue, with error codes instead of
 // exceptions.
-#include <algorithm>
 #include <exception>
 
+#include "capi/cblas_operands.hpp"
 #include "ridge/gemm.hpp"
 #include "ridge/ridge.h"
 
-namespace {
-
-bool valid_transpose(CBLAS_TRANSPOSE t) {
-  return t == CblasNoTrans || t == CblasTrans || t == CblasConjTrans;
-}
-
-// The stored matrix behind op(X) (rows x cols after op), with leading dimension ld.
-ridge::MatrixView<const float> operand(const float* data, CBLAS_TRANSPOSE t, int64_t rows,
-                                       int64_t cols, int64_t ld, ridge::Layout layout) {
-  const bool transposed = t != CblasNoTrans;  // on real data ConjTrans is Trans
-  return {data, transposed ? cols : rows, transposed ? rows : cols, ld, layout,
-          transposed ? ridge::Transpose::transpose : ridge::Transpose::none};
-}
-
-// Whether a stored rows x cols matrix in `layout` may have leading dimension ld.
-bool ld_fits(int64_t ld, int64_t rows, int64_t cols, ridge::Layout layout) {
-  return ld >= std::max<int64_t>(1, layout == ridge::Layout::row_major ? cols : rows);
-}
-
-}  // namespace
+using ridge::capi::ld_fits;
+using ridge::capi::operand;
+using ridge::capi::valid_transpose;
 
 extern "C" int ridge_sgemm_fused(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE trans_a,
                                  enum CBLAS_TRANSPOSE trans_b, int64_t m, int64_t n, int64_t k,
