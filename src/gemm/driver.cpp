@@ -111,11 +111,18 @@ bool copies_ahead(const Problem& p, int nr, bool a_from_memory) {
 
 // The epilogue, if any, over C's block of p: for the paths whose kernels do not apply it
 // themselves (the tile loops do, as each tile finishes).
-template <class Problem>
-void apply_epilogue(const Problem& p, Isa isa) {
-  if constexpr (std::is_same_v<decltype(p.alpha), float>) {
-    if (p.epilogue != nullptr) kernels::epilogue_kernel(isa)(*p.epilogue, p.c, p.m, p.n);
-  }
+template <class SourceA, class SourceB>
+void apply_epilogue(const GemmProblem<float, SourceA, SourceB>& p, Isa isa) {
+  if (p.epilogue != nullptr) kernels::epilogue_kernel(isa)(*p.epilogue, p.c, p.m, p.n);
+}
+void apply_epilogue(const GemmProblem<double>&, Isa) {}
+// int8: on the float traits of the ISA whose tiles run it (AVX2's on an AVX-512 CPU), so that
+// every path computes each element alike.
+template <class SourceB>
+void apply_epilogue(const GemmProblem<std::int32_t, std::int8_t, SourceB>& p, Isa isa) {
+  if (p.epilogue != nullptr)
+    gemm_kernels<std::int32_t, std::int8_t, SourceB>(isa).kernels.epilogue(*p.epilogue, p.c, p.m,
+                                                                           p.n);
 }
 
 // The epilogue alone (alpha = 0 or K = 0, after C = beta C): a pass over C, which on a large C
@@ -631,6 +638,7 @@ void run(const GemmProblem<std::int32_t, std::int8_t, SourceB>& p) {
       [&](const Problem& block, std::byte*) {
         loops.one_column(block.m, block.k, block.a, block.a_cs, block.a_zero, block.b, block.b_zero,
                          block.c, row_block);
+        apply_epilogue(block, runtime::active_isa());
       });
 }
 

@@ -39,7 +39,8 @@ extern template void run_prepacked<double>(const kernels::GemmProblem<double>&,
 void run(const kernels::GemmProblem<float, std::uint16_t, std::uint16_t>& p);
 
 // C = (A - a_zero)(B - b_zero) for int8 operands (A int8, B uint8 or int8), exact in int32
-// (modulo 2^32 past it); alpha and beta must be 1 and 0.
+// (modulo 2^32 past it); alpha and beta must be 1 and 0. An epilogue dequantises each sum to a
+// float in its place (kernels::Epilogue::scale).
 template <class SourceB>
 void run(const kernels::GemmProblem<std::int32_t, std::int8_t, SourceB>& p);
 

@@ -2,8 +2,10 @@
 // column-major problem (kernels/problem.hpp).
 #include "ridge/gemm.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -24,9 +26,9 @@ constexpr const char* kFunction = "ridge::gemm";
 
 // Throws std::invalid_argument describing the first bad argument. Out of line and cold, so the
 // checks of a valid call (the common case, which may be a 16 x 16 product) stay a few compares.
-template <class S, class T>
-[[noreturn, gnu::cold, gnu::noinline]] void report_invalid(const MatrixView<const S>& a,
-                                                           const MatrixView<const S>& b,
+template <class SA, class SB, class T>
+[[noreturn, gnu::cold, gnu::noinline]] void report_invalid(const MatrixView<const SA>& a,
+                                                           const MatrixView<const SB>& b,
                                                            const MatrixView<T>& c) {
   runtime::check_view(kFunction, "a", a);
   runtime::check_view(kFunction, "b", b);
@@ -129,6 +131,78 @@ void gemm_impl(T alpha, const MatrixView<const S>& a, const MatrixView<const S>&
   gemm_detail::run(p);
 }
 
+// Where a product's results go: a float C itself, or for a bf16 C a float scratch in C's layout
+// (ld the extent), from which the epilogue rounds each finished tile into C. Checks C (named
+// before the epilogue's checks) and reserves the scratch before anything is written.
+struct Destination {
+  MatrixView<float> sums;
+  std::unique_ptr<float[]> scratch;
+  kernels::Epilogue epilogue;
+};
+
+template <class SA, class SB>
+Destination destination(const MatrixView<const SA>& a, const MatrixView<const SB>& b,
+                        const MatrixView<float>& c, const Epilogue& e) {
+  if (!runtime::view_valid(c)) report_invalid(a, b, c);
+  Destination d;
+  d.sums = c;
+  d.epilogue = internal_epilogue(e, c);
+  return d;
+}
+
+template <class SA, class SB>
+Destination destination(const MatrixView<const SA>& a, const MatrixView<const SB>& b,
+                        const MatrixView<bf16>& c, const Epilogue& e) {
+  if (!runtime::view_valid(c) || c.trans != Transpose::none) report_invalid(a, b, c);
+  Destination d;
+  const std::int64_t extent = c.layout == Layout::row_major ? c.cols : c.rows;
+  d.sums = {nullptr, c.rows, c.cols, std::max<std::int64_t>(1, extent), c.layout, c.trans};
+  if (c.rows > 0 && c.cols > 0) {
+    d.scratch.reset(new float[static_cast<std::size_t>(c.rows * c.cols)]);
+    d.sums.data = d.scratch.get();
+  }
+  d.epilogue = internal_epilogue(e, d.sums);
+  static_assert(sizeof(bf16) == sizeof(std::uint16_t));
+  d.epilogue.bf16 = reinterpret_cast<std::uint16_t*>(c.data);
+  d.epilogue.bf16_ld = c.ld;
+  return d;
+}
+
+// The quantised product into `to`: the int32 sums in its float storage, which the epilogue
+// dequantises tile by tile. C row-major is solved as its transpose, C^T = op(B)^T op(A)^T, the
+// internal problem whose A is the int8 B.
+template <class SourceA>
+void gemm_quantised(float alpha, const MatrixView<const SourceA>& a, SourceA a_zero,
+                    const MatrixView<const std::int8_t>& b, std::int8_t b_zero, Destination to) {
+  const MatrixView<float>& c = to.sums;
+  if (!runtime::view_valid(a) || !runtime::view_valid(b) || c.trans != Transpose::none ||
+      a.op_rows() != c.rows || b.op_cols() != c.cols || a.op_cols() != b.op_rows())
+    report_invalid(a, b, c);
+  if (c.layout != Layout::row_major) invalid("c must be row-major for an int8 product");
+  std::int64_t a_rs, a_cs, b_rs, b_cs;
+  strides(a, a_rs, a_cs);
+  strides(b, b_rs, b_cs);
+  kernels::GemmProblem<std::int32_t, std::int8_t, SourceA> p;
+  p.m = c.cols;
+  p.n = c.rows;
+  p.k = a.op_cols();
+  p.a = b.data;
+  p.a_rs = b_cs;
+  p.a_cs = b_rs;
+  p.a_zero = b_zero;
+  p.b = a.data;
+  p.b_rs = a_cs;
+  p.b_cs = a_rs;
+  p.b_zero = a_zero;
+  // The sums share the float storage they are dequantised into (kernels::apply_epilogue).
+  static_assert(sizeof(std::int32_t) == sizeof(float));
+  p.c = reinterpret_cast<std::int32_t*>(c.data);
+  p.ldc = c.ld;
+  to.epilogue.scale = alpha;
+  p.epilogue = &to.epilogue;
+  gemm_detail::run(p);
+}
+
 // The product with B packed (PackedMatrix): the internal problem of gemm_impl, its A the
 // packed copy.
 void gemm_packed(float alpha, const MatrixView<const float>& a, const PackedMatrix& b, float beta,
@@ -186,6 +260,42 @@ void gemm(float alpha, const MatrixView<const float>& a, const MatrixView<const 
   if (!runtime::view_valid(c)) report_invalid(a, b, c);  // named before the epilogue's checks
   const kernels::Epilogue internal = internal_epilogue(epilogue, c);
   gemm_impl(alpha, a, b, beta, c, internal.count > 0 ? &internal : nullptr);
+}
+
+void gemm(float alpha, const MatrixView<const float>& a, const MatrixView<const float>& b,
+          const MatrixView<bf16>& c, const Epilogue& epilogue) {
+  const Destination to = destination(a, b, c, epilogue);
+  gemm_impl(alpha, a, b, 0.0f, to.sums, &to.epilogue);
+}
+
+void gemm(float alpha, const MatrixView<const bf16>& a, const MatrixView<const bf16>& b,
+          const MatrixView<bf16>& c, const Epilogue& epilogue) {
+  const Destination to = destination(a, b, c, epilogue);
+  gemm_impl(alpha, a, b, 0.0f, to.sums, &to.epilogue);
+}
+
+void gemm(float alpha, const MatrixView<const std::uint8_t>& a, std::uint8_t a_zero,
+          const MatrixView<const std::int8_t>& b, std::int8_t b_zero, const MatrixView<float>& c,
+          const Epilogue& epilogue) {
+  gemm_quantised(alpha, a, a_zero, b, b_zero, destination(a, b, c, epilogue));
+}
+
+void gemm(float alpha, const MatrixView<const std::int8_t>& a, std::int8_t a_zero,
+          const MatrixView<const std::int8_t>& b, std::int8_t b_zero, const MatrixView<float>& c,
+          const Epilogue& epilogue) {
+  gemm_quantised(alpha, a, a_zero, b, b_zero, destination(a, b, c, epilogue));
+}
+
+void gemm(float alpha, const MatrixView<const std::uint8_t>& a, std::uint8_t a_zero,
+          const MatrixView<const std::int8_t>& b, std::int8_t b_zero, const MatrixView<bf16>& c,
+          const Epilogue& epilogue) {
+  gemm_quantised(alpha, a, a_zero, b, b_zero, destination(a, b, c, epilogue));
+}
+
+void gemm(float alpha, const MatrixView<const std::int8_t>& a, std::int8_t a_zero,
+          const MatrixView<const std::int8_t>& b, std::int8_t b_zero, const MatrixView<bf16>& c,
+          const Epilogue& epilogue) {
+  gemm_quantised(alpha, a, a_zero, b, b_zero, destination(a, b, c, epilogue));
 }
 
 Epilogue& Epilogue::add(const Operation& op) {

@@ -176,6 +176,10 @@ struct GemmKernels {
   void (*one_column)(std::int64_t m, std::int64_t k, const SourceA* a, std::int64_t lda,
                      std::int32_t a_zero, const SourceB* x, std::int32_t x_zero, T* c,
                      std::int64_t row_block) = nullptr;
+  // int8 only: the dequantising epilogue on rows x cols sums from c on, as the tiles apply it
+  // (Loops::finish), for the paths that apply it after their kernel.
+  void (*epilogue)(const kernels::Epilogue& e, T* c, std::int64_t rows,
+                   std::int64_t cols) = nullptr;
 };
 
 }  // namespace ridge::gemm_detail

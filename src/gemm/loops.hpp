@@ -123,9 +123,13 @@ struct Loops {
   // The epilogue (kernels/epilogue.hpp) on C's tile just finished, still in L1: here, not in
   // the micro-kernel, whose strips would otherwise save and restore registers around a call they
   // rarely make (16^3 to 64^3 sgemm without an epilogue ran 2-4% slower so).
+  // On int32 sums (the int8 GEMM) it dequantises them first, on the float traits of V's ISA.
   static void finish(const kernels::Epilogue* epilogue, const TileC& c) {
+    if (epilogue == nullptr) return;
     if constexpr (std::is_same_v<T, float>) {
-      if (epilogue != nullptr) kernels::apply_epilogue<V>(*epilogue, c.data, c.rows, c.cols);
+      kernels::apply_epilogue<V>(*epilogue, c.data, c.rows, c.cols);
+    } else if constexpr (std::is_same_v<T, std::int32_t>) {
+      kernels::apply_epilogue<typename V::Float>(*epilogue, c.data, c.rows, c.cols);
     }
   }
 
@@ -624,8 +628,10 @@ GemmKernels<typename V::scalar, SourceA, SourceB> make_gemm_kernels() {
     k.prepacked_column = &L::prepacked_column;
     k.pack_panels = &kernels::pack_a<V, L::MR, typename V::scalar>;
   }
-  if constexpr (L::kDepthGroup == 2)
+  if constexpr (L::kDepthGroup == 2) {
     k.one_column = &kernels::PairColumnSweep<V, SourceA, SourceB>::run;
+    k.epilogue = &kernels::apply_epilogue<typename V::Float, std::int32_t>;
+  }
   return k;
 }
 

@@ -36,6 +36,14 @@ struct Epilogue {
   // columns from its own address, so thread blocks need no epilogue of their own.
   const float* c = nullptr;
   std::int64_t ldc = 0;
+  // The dequantisation, where the problem's C holds int32 sums (the int8 GEMM) in float storage:
+  // each sum is converted to float (rounded to nearest) and multiplied by `scale` before the
+  // operations, and the float result written over it.
+  float scale = 1;
+  // If not null, each result is rounded to bf16 (nearest, ties to even) and stored here, element
+  // (i, j) at bf16[i + j * bf16_ld], instead of into C, which then holds only the sums.
+  std::uint16_t* bf16 = nullptr;
+  std::int64_t bf16_ld = 0;
 };
 
 }  // namespace ridge::kernels

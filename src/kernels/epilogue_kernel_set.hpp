@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/activation_math.hpp"
 #include "kernels/epilogue.hpp"
@@ -28,20 +29,27 @@ typename V::reg activate(Activation f, typename V::reg v) {
 
 // e on rows x cols elements of C from c on, a vector of rows at a time, each through the whole
 // list before it is stored. Out of line: a tile calls it once, after its stores (its C is then in
-// L1), and its k loop keeps the registers to itself.
-template <class V>
-[[gnu::noinline]] void apply_epilogue(const Epilogue& e, float* c, std::int64_t rows,
+// L1), and its k loop keeps the registers to itself. Sum: float, or int32 for the int8 GEMM's
+// sums (Epilogue::scale), which share their storage with the float results.
+template <class V, class Sum = float>
+[[gnu::noinline]] void apply_epilogue(const Epilogue& e, Sum* c, std::int64_t rows,
                                       std::int64_t cols) {
+  static_assert(sizeof(Sum) == sizeof(float));
   using reg = typename V::reg;
   constexpr int W = V::width;
-  const std::int64_t offset = c - e.c;
+  const std::int64_t offset = reinterpret_cast<const float*>(c) - e.c;
   const std::int64_t col0 = offset / e.ldc, row0 = offset - col0 * e.ldc;
   for (std::int64_t j = 0; j < cols; ++j) {
-    float* cj = c + j * e.ldc;
+    Sum* cj = c + j * e.ldc;
     for (std::int64_t i = 0; i < rows; i += W) {
       const int lanes = static_cast<int>(rows - i < W ? rows - i : W);
       const std::int64_t row = row0 + i, col = col0 + j;
-      reg v = V::load_partial(cj + i, lanes);
+      reg v;
+      if constexpr (std::is_same_v<Sum, float>) {
+        v = V::load_partial(cj + i, lanes);
+      } else {
+        v = V::mul(V::convert_int32_partial(cj + i, lanes), V::set1(e.scale));
+      }
       for (int o = 0; o < e.count; ++o) {
         const PostOp& op = e.ops[o];
         switch (op.kind) {
@@ -68,7 +76,13 @@ template <class V>
             break;
         }
       }
-      V::store_partial(cj + i, v, lanes);
+      if (e.bf16 != nullptr) {
+        V::store_bf16_partial(e.bf16 + row + col * e.bf16_ld, v, lanes);
+      } else {
+        // An int32 sum's storage is the caller's float C (the int8 GEMM writes its sums there):
+        // the float goes over it.
+        V::store_partial(reinterpret_cast<float*>(cj + i), v, lanes);
+      }
     }
   }
 }

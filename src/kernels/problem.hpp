@@ -23,8 +23,8 @@ struct GemmProblem {
   T beta = 0;
   T* c = nullptr;
   std::int64_t ldc = 1;
-  // Applied to C once the product is in it (float only; its C is the whole problem's, so the
-  // blocks share it).
+  // Applied to C once the product is in it (float, and int32 sums that it dequantises; its C is
+  // the whole problem's, so the blocks share it).
   const Epilogue* epilogue = nullptr;
   // Integer operands: the product is (A - a_zero)(B - b_zero), every element less its zero point.
   std::int32_t a_zero = 0, b_zero = 0;

@@ -72,6 +72,32 @@ struct Avx2<float> {
   static reg widen_bf16(__m128i h) {
     return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
   }
+  // Each lane rounded to bf16 (nearest, ties to even; a NaN stays a NaN, made quiet), the first
+  // n stored.
+  static void store_bf16_partial(std::uint16_t* p, reg a, int n) {
+    const __m256i bits = _mm256_castps_si256(a);
+    const __m256i high = _mm256_srli_epi32(bits, 16);
+    const __m256i bias =
+        _mm256_add_epi32(_mm256_and_si256(high, _mm256_set1_epi32(1)), _mm256_set1_epi32(0x7fff));
+    const __m256i rounded = _mm256_srli_epi32(_mm256_add_epi32(bits, bias), 16);
+    const __m256i quiet = _mm256_or_si256(high, _mm256_set1_epi32(0x40));
+    const __m256i nan = _mm256_castps_si256(_mm256_cmp_ps(a, a, _CMP_UNORD_Q));
+    const __m256i h = _mm256_blendv_epi8(rounded, quiet, nan);
+    // Every lane is below 2^16: the unsigned saturation of the pack changes none.
+    const __m128i packed =
+        _mm_packus_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+    if (n == width) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(p), packed);
+      return;
+    }
+    alignas(16) std::uint16_t lanes[width];
+    _mm_store_si128(reinterpret_cast<__m128i*>(lanes), packed);
+    for (int i = 0; i < n; ++i) p[i] = lanes[i];
+  }
+  // The floats of p's first n int32 (rounded to nearest), 0 in the other lanes.
+  static reg convert_int32_partial(const std::int32_t* p, int n) {
+    return _mm256_cvtepi32_ps(_mm256_maskload_epi32(p, avx2_detail::first_lanes32(n)));
+  }
   // a * 2^n for integral n in [-126, 127]: n is written straight into a float's exponent field.
   static reg scale_by_pow2(reg a, reg n) {
     const __m256i bits = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n),

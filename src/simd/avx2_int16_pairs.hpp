@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "simd/avx2.hpp"
+
 namespace ridge::simd {
 
 // int32 lanes: the accumulators and C. Additions wrap modulo 2^32, as the hardware does.
@@ -50,6 +52,8 @@ struct Avx2Int32 {
 struct Avx2Int16Pairs : Avx2Int32 {
   // The traits of the int32 results (the micro-kernel's C update: kernels::OutTraits).
   using Out = Avx2Int32;
+  // The float traits of the same ISA: the dequantising epilogue's (kernels::Epilogue::scale).
+  using Float = Avx2<float>;
   static constexpr int depth_group = 2;  // inner-dimension steps per lane
   static reg fma(reg a, reg b, reg c) { return _mm256_add_epi32(c, _mm256_madd_epi16(a, b)); }
 

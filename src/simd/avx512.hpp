@@ -75,6 +75,25 @@ struct Avx512<float> {
   }
   // a * 2^n for integral n in [-126, 127] (VSCALEFPS: one instruction).
   static reg scale_by_pow2(reg a, reg n) { return _mm512_maskz_scalef_ps(all_lanes, a, n); }
+  // Each lane rounded to bf16 (nearest, ties to even; a NaN stays a NaN, made quiet), the first
+  // n stored (zero-masked forms, for GCC bug 105593 as above).
+  static void store_bf16_partial(std::uint16_t* p, reg a, int n) {
+    const __m512i bits = _mm512_castps_si512(a);
+    const __m512i high = _mm512_maskz_srli_epi32(all_lanes, bits, 16);
+    const __m512i bias = _mm512_maskz_add_epi32(
+        all_lanes, _mm512_maskz_and_epi32(all_lanes, high, _mm512_set1_epi32(1)),
+        _mm512_set1_epi32(0x7fff));
+    const __m512i rounded =
+        _mm512_maskz_srli_epi32(all_lanes, _mm512_maskz_add_epi32(all_lanes, bits, bias), 16);
+    const __m512i quiet = _mm512_maskz_or_epi32(all_lanes, high, _mm512_set1_epi32(0x40));
+    const __mmask16 nan = _mm512_cmp_ps_mask(a, a, _CMP_UNORD_Q);
+    _mm512_mask_cvtepi32_storeu_epi16(p, first_lanes(n),
+                                      _mm512_mask_mov_epi32(rounded, nan, quiet));
+  }
+  // The floats of p's first n int32 (rounded to nearest), 0 in the other lanes.
+  static reg convert_int32_partial(const std::int32_t* p, int n) {
+    return _mm512_maskz_cvtepi32_ps(all_lanes, _mm512_maskz_loadu_epi32(first_lanes(n), p));
+  }
   // dst[r * dst_stride + c] = src[c * src_stride + r] for r, c < 4.
   static void transpose_4x4(const float* src, std::int64_t src_stride, float* dst,
                             std::int64_t dst_stride) {

@@ -105,6 +105,24 @@ struct Generic {
     }
     return r;
   }
+  // Each lane rounded to bf16 (nearest, ties to even; a NaN stays a NaN, made quiet), the first
+  // n stored.
+  static void store_bf16_partial(std::uint16_t* p, reg a, int n) {
+    static_assert(sizeof(T) == 4, "float only");
+    for (int i = 0; i < n; ++i) {
+      std::uint32_t bits;
+      std::memcpy(&bits, &a.v[i], sizeof bits);
+      p[i] = (bits & 0x7fffffffu) > 0x7f800000u
+                 ? static_cast<std::uint16_t>((bits >> 16) | 0x40)
+                 : static_cast<std::uint16_t>((bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);
+    }
+  }
+  // The floats of p's first n int32 (rounded to nearest), 0 in the other lanes.
+  static reg convert_int32_partial(const std::int32_t* p, int n) {
+    reg r{};
+    for (int i = 0; i < n; ++i) r.v[i] = static_cast<T>(p[i]);
+    return r;
+  }
   // a * 2^n for integral n in [-126, 127].
   static reg scale_by_pow2(reg a, reg n) {
     for (int i = 0; i < width; ++i) a.v[i] = std::ldexp(a.v[i], static_cast<int>(n.v[i]));

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include "simd/generic.hpp"
+
 namespace ridge::simd {
 
 struct GenericInt32 {
@@ -51,6 +53,8 @@ struct GenericInt32 {
 
 struct GenericInt16Pairs : GenericInt32 {
   using Out = GenericInt32;
+  // The float traits of the same ISA: the dequantising epilogue's (kernels::Epilogue::scale).
+  using Float = Generic<float>;
   static constexpr int depth_group = 2;
   static reg fma(reg a, reg b, reg c) {
     for (int i = 0; i < width; ++i) {

@@ -123,6 +123,14 @@ int main() {
     ridge::gemm(1.0f, ridge::row_major(bf(a16), 2, 2), ridge::row_major(bf(b16), 2, 2), 0.0f,
                 ridge::row_major(c16, 2, 2), ridge::Epilogue().add_per_column(ones.data()));
     check(c16[1] == 3.5f, "ridge::gemm on bf16 with an Epilogue");
+    // Into a bf16 C: 1 x 2 x 2 = 4 (0x4080), and from bf16 operands 2.5 (0x4020).
+    ridge::bf16 out[4] = {};
+    ridge::gemm(1.0f, ridge::row_major<const float>(a.data(), 2, 2),
+                ridge::row_major<const float>(b.data(), 2, 2), ridge::row_major(out, 2, 2));
+    check(out[3].bits == 0x4080, "ridge::gemm into a bf16 C");
+    ridge::gemm(1.0f, ridge::row_major(bf(a16), 2, 2), ridge::row_major(bf(b16), 2, 2),
+                ridge::row_major(out, 2, 2));
+    check(out[3].bits == 0x4020, "ridge::gemm on bf16 into a bf16 C");
   }
   {
     // (A - 1)(B - 2) + 5 with A all 3 and B all 4, depth 2: 2 x 2 x 2 + 5 = 13.
@@ -138,6 +146,19 @@ int main() {
                              &offset) == 0 &&
               ci[0] == 26,
           "ridge_gemm_s8s8s32");
+    // Dequantised: 0.5 (A - 1)(B - 2) = 4, into float and bf16 C, A unsigned and signed.
+    float cf[4] = {};
+    ridge::bf16 c16[4] = {};
+    const auto a_u = ridge::row_major(au, 2, 2);
+    const auto a_s = ridge::row_major(as, 2, 2);
+    const auto b_s = ridge::row_major(bs, 2, 2);
+    ridge::gemm(0.5f, a_u, std::uint8_t{1}, b_s, std::int8_t{2}, ridge::row_major(cf, 2, 2));
+    ridge::gemm(0.5f, a_u, std::uint8_t{1}, b_s, std::int8_t{2}, ridge::row_major(c16, 2, 2));
+    check(cf[3] == 4.0f && c16[3].bits == 0x4080, "ridge::gemm on uint8 x int8");
+    ridge::gemm(0.5f, a_s, std::int8_t{1}, b_s, std::int8_t{2}, ridge::row_major(cf, 2, 2),
+                ridge::Epilogue().add_per_row(ones.data()));
+    ridge::gemm(0.5f, a_s, std::int8_t{1}, b_s, std::int8_t{2}, ridge::row_major(c16, 2, 2));
+    check(cf[0] == 5.0f && c16[0].bits == 0x4080, "ridge::gemm on int8 x int8");
   }
   ridge::gemv(1.0f, ridge::row_major<const float>(a.data(), 2, 2),
               ridge::vector<const float>(x.data(), 2), 0.0f, ridge::vector(y.data(), 2));
