@@ -4,10 +4,12 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -47,6 +49,7 @@ struct Options {
   std::string dtype = "f32";
   std::string op = "nn";  // op(A), op(B): n or t each
   std::vector<std::string> epilogue;  // operation names, in order
+  std::string c_dtype;  // C stored as: f32 or bf16; empty: the dtype's own (int8: int32)
   std::vector<std::string> variants;  // --vs unfused, plain, sgemm, unpacked: ridge otherwise
   bool packed = false;                // ridge's B packed once beforehand (PackedMatrix)
   int threads = 0;
@@ -91,6 +94,42 @@ void run_passes(const std::vector<Epilogue>& passes, float* c, std::int64_t m, s
          row_major(c, m, n), pass);
 }
 
+// body(begin, end) over [0, count), split between `threads` threads once the range is large
+// enough to repay starting them: the unfused sequence's own element-wise passes, threaded as a
+// framework would thread them.
+void split(std::int64_t count, int threads,
+           const std::function<void(std::int64_t, std::int64_t)>& body) {
+  constexpr std::int64_t kMinPerThread = 64 * 1024;
+  const int used = static_cast<int>(std::clamp<std::int64_t>(count / kMinPerThread, 1, threads));
+  std::vector<std::thread> team;
+  const std::int64_t part = (count + used - 1) / used;
+  for (int t = 1; t < used; ++t) team.emplace_back(body, t * part, std::min(count, (t + 1) * part));
+  body(0, std::min(count, part));
+  for (std::thread& thread : team) thread.join();
+}
+
+// The unfused sequence's rounding of a float C into a bf16 one.
+void round_pass(const float* c, bf16* out, std::int64_t count, int threads) {
+  split(count, threads, [=](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t i = begin; i < end; ++i) out[i] = to_bf16(c[i]);
+  });
+}
+
+// The heading line saying what the timed calls do after the product, if anything.
+void print_epilogue_heading(const Options& o, bool dequantised) {
+  if (o.epilogue.empty() && o.c_dtype != "bf16" && !dequantised) return;
+  std::printf("after the product:");
+  if (dequantised) std::printf(" dequantise");
+  for (const std::string& name : o.epilogue) std::printf(" %s", name.c_str());
+  if (o.c_dtype == "bf16") std::printf(" round-to-bf16");
+  std::printf(
+      " (ridge fused; each peer and unfused: its GEMM, then one pass over C per step; "
+      "plain: ridge's GEMM alone)\n");
+}
+
+// The per-tensor scale the dequantised int8 products apply (any value: it costs the same).
+constexpr float kDequantScale = 1.0f / 4096;
+
 template <class T>
 void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& peers) {
   const bool f32 = sizeof(T) == 4;
@@ -101,12 +140,7 @@ void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& pe
   std::printf("ridge bench gemm: %s, row-major %c%c, %d thread%s, isa %s, median of %d runs\n",
               o.dtype.c_str(), trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', o.threads,
               o.threads == 1 ? "" : "s", isa_name(active_isa()), o.runs);
-  if (!o.epilogue.empty()) {
-    std::printf("epilogue:");
-    for (const std::string& name : o.epilogue) std::printf(" %s", name.c_str());
-    std::printf(" (ridge fused; each peer and unfused: its GEMM, then one pass over C per "
-                "operation; plain: ridge's GEMM alone)\n");
-  }
+  print_epilogue_heading(o, false);
   if (o.packed)
     std::printf(
         "ridge's B packed once per shape, untimed (ridge::PackedMatrix); unpacked: "
@@ -154,11 +188,22 @@ void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& pe
     if constexpr (sizeof(T) == 4) {
       if (o.packed) packed_b = std::make_unique<PackedMatrix>(b_view);
     }
+    // A bf16 C (f32): ridge rounds each tile as it stores it, the others round C in a pass after.
+    std::vector<bf16> c16(o.c_dtype == "bf16" ? c.size() : 0);
+    const auto finish_unfused = [&] {
+      if constexpr (sizeof(T) == 4) {
+        run_passes(passes, c.data(), s.m, s.n);
+        if (!c16.empty()) round_pass(c.data(), c16.data(), s.m * s.n, o.threads);
+      }
+    };
     std::vector<Contender> contenders;
     contenders.push_back({"ridge", [&] {
                             const MatrixView<T> c_view = row_major<T>(c.data(), s.m, s.n, ldc);
                             if constexpr (sizeof(T) == 4) {
-                              if (packed_b) {
+                              if (!c16.empty()) {
+                                gemm(1.0f, a_view, b_view, row_major(c16.data(), s.m, s.n, ldc),
+                                     fused);
+                              } else if (packed_b) {
                                 gemm(T(1), a_view, *packed_b, T(0), c_view, fused);
                               } else {
                                 gemm(T(1), a_view, b_view, T(0), c_view, fused);
@@ -177,7 +222,7 @@ void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& pe
                               if constexpr (sizeof(T) == 4) {
                                 peer->sgemm(trans_a, trans_b, s.m, s.n, s.k, a.data(), lda,
                                             b.data(), ldb, 0.0f, c.data(), ldc);
-                                run_passes(passes, c.data(), s.m, s.n);
+                                finish_unfused();
                               } else {
                                 peer->dgemm(trans_a, trans_b, s.m, s.n, s.k, a.data(), lda,
                                             b.data(), ldb, 0.0, c.data(), ldc);
@@ -195,7 +240,7 @@ void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& pe
                  return;
                }
                gemm(1.0f, a_view, b_view, 0.0f, c_view);
-               if (unfused) run_passes(passes, c.data(), s.m, s.n);
+               if (unfused) finish_unfused();
              },
              {}});
     }
@@ -225,7 +270,9 @@ void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& pe
 // Narrow operands: int8 (A uint8 or int8, B int8, C int32; no zero points or offsets) against
 // the peers' int8 GEMM (oneDNN's dnnl_gemm_u8s8s32 / s8s8s32, which may saturate where the CPU
 // lacks VNNI), or bf16 (C float) against their bf16 GEMM (PeerLibrary::has_sbgemm); and, as --vs
-// sgemm, ridge's own sgemm on the same values in float.
+// sgemm, ridge's own sgemm on the same values in float. With an epilogue or a float or bf16 C,
+// int8 is dequantised (ridge::gemm on int8 views, C = epilogue(scale x the int32 product)),
+// which the others do as passes after their int32 GEMM.
 template <class SourceA>
 void bench_narrow(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& peers) {
   constexpr bool kBf16 = std::is_same_v<SourceA, bf16>;
@@ -233,12 +280,18 @@ void bench_narrow(const Options& o, const std::vector<std::unique_ptr<PeerLibrar
   using C = std::conditional_t<kBf16, float, std::int32_t>;
   const std::vector<Shape> shapes = shapes_from(o.shapes);
   const bool trans_a = o.op[0] == 't', trans_b = o.op[1] == 't';
+  const bool dequantised = !kBf16 && (!o.epilogue.empty() || !o.c_dtype.empty());
+  const bool bf16_c = o.c_dtype == "bf16";
   std::printf(
       "ridge bench gemm: %s (C %s), row-major %c%c, %d thread%s, isa %s, median of %d "
       "runs, %s (2 M N K a call)\n",
-      o.dtype.c_str(), kBf16 ? "float" : "int32", trans_a ? 'T' : 'N', trans_b ? 'T' : 'N',
-      o.threads, o.threads == 1 ? "" : "s", isa_name(active_isa()), o.runs,
-      kBf16 ? "GFLOP/s" : "GOP/s");
+      o.dtype.c_str(),
+      bf16_c                 ? "bf16"
+      : kBf16 || dequantised ? "float"
+                             : "int32",
+      trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', o.threads, o.threads == 1 ? "" : "s",
+      isa_name(active_isa()), o.runs, kBf16 ? "GFLOP/s" : "GOP/s");
+  print_epilogue_heading(o, dequantised);
   std::printf("%-18s %9s %7s", "M x N x K", "ridge", "spread");
   PeerColumns columns(peers, o.variants);
   columns.print_heading();
@@ -281,33 +334,89 @@ void bench_narrow(const Options& o, const std::vector<std::unique_ptr<PeerLibrar
                        ldb = std::max<std::int64_t>(1, trans_b ? s.k : s.n),
                        ldc = std::max<std::int64_t>(1, s.n);
     // op(X) of row-major storage of X's element type.
-    const auto views = [&]<class S>(const S* a_data, const S* b_data) {
-      MatrixView<const S> av =
-          row_major<const S>(a_data, trans_a ? s.k : s.m, trans_a ? s.m : s.k, lda);
-      MatrixView<const S> bv =
-          row_major<const S>(b_data, trans_b ? s.n : s.k, trans_b ? s.k : s.n, ldb);
+    const auto views = [&]<class SA, class SB>(const SA* a_data, const SB* b_data) {
+      MatrixView<const SA> av =
+          row_major<const SA>(a_data, trans_a ? s.k : s.m, trans_a ? s.m : s.k, lda);
+      MatrixView<const SB> bv =
+          row_major<const SB>(b_data, trans_b ? s.n : s.k, trans_b ? s.k : s.n, ldb);
       return std::pair{trans_a ? av.transposed() : av, trans_b ? bv.transposed() : bv};
     };
     const char ta = trans_a ? 'T' : 'N', tb = trans_b ? 'T' : 'N';
+    // The float result (int8 dequantised: `c` holds the int32 product first), the bf16 C, and
+    // the epilogue: fused by ridge, passes after the GEMM for the others.
+    std::vector<float> dequant(dequantised ? c.size() : 0);
+    float* result = nullptr;
+    if constexpr (kBf16) {
+      result = c.data();
+    } else {
+      result = dequant.data();
+    }
+    std::vector<bf16> c16(bf16_c ? c.size() : 0);
+    EpilogueInputs inputs;
+    if (!o.epilogue.empty()) {
+      inputs.bias.resize(count(s.n));
+      inputs.residual.resize(c.size());
+      fill_random(inputs.bias, rng);
+      fill_random(inputs.residual, rng);
+    }
+    const Epilogue fused = make_epilogue(o.epilogue, inputs, s.n);
+    std::vector<Epilogue> passes;
+    for (const std::string& name : o.epilogue) passes.push_back(make_epilogue({name}, inputs, s.n));
+    const auto finish_unfused = [&] {
+      if constexpr (!kBf16) {
+        if (dequantised) {
+          split(s.m * s.n, o.threads, [&](std::int64_t begin, std::int64_t end) {
+            for (std::int64_t i = begin; i < end; ++i)
+              dequant[i] = static_cast<float>(c[i]) * kDequantScale;
+          });
+        }
+      }
+      if (result != nullptr) run_passes(passes, result, s.m, s.n);
+      if (bf16_c) round_pass(result, c16.data(), s.m * s.n, o.threads);
+    };
+    // ridge's GEMM alone, as the unfused sequence starts.
+    const auto plain = [&] {
+      const std::int32_t no_offset = 0;
+      int status = 0;
+      if constexpr (kBf16) {
+        const auto [av, bv] = views(a.data(), b.data());
+        gemm(1.0f, av, bv, 0.0f, row_major<float>(c.data(), s.m, s.n, ldc));
+      } else if constexpr (std::is_same_v<SourceA, std::uint8_t>) {
+        status = ridge_gemm_u8s8s32(ta, tb, 'F', s.m, s.n, s.k, 1.0f, a.data(), lda, 0, b.data(),
+                                    ldb, 0, 0.0f, c.data(), ldc, &no_offset);
+      } else {
+        status = ridge_gemm_s8s8s32(ta, tb, 'F', s.m, s.n, s.k, 1.0f, a.data(), lda, 0, b.data(),
+                                    ldb, 0, 0.0f, c.data(), ldc, &no_offset);
+      }
+      if (status != 0) throw std::runtime_error("ridge's int8 GEMM failed");
+    };
+    const bool converts = dequantised || bf16_c || !o.epilogue.empty();
     std::vector<Contender> contenders;
-    contenders.push_back(
-        {"ridge",
-         [&] {
-           const std::int32_t no_offset = 0;
-           int status = 0;
-           if constexpr (kBf16) {
-             const auto [av, bv] = views(a.data(), b.data());
-             gemm(1.0f, av, bv, 0.0f, row_major<float>(c.data(), s.m, s.n, ldc));
-           } else if constexpr (std::is_same_v<SourceA, std::uint8_t>) {
-             status = ridge_gemm_u8s8s32(ta, tb, 'F', s.m, s.n, s.k, 1.0f, a.data(), lda, 0,
-                                         b.data(), ldb, 0, 0.0f, c.data(), ldc, &no_offset);
-           } else {
-             status = ridge_gemm_s8s8s32(ta, tb, 'F', s.m, s.n, s.k, 1.0f, a.data(), lda, 0,
-                                         b.data(), ldb, 0, 0.0f, c.data(), ldc, &no_offset);
-           }
-           if (status != 0) throw std::runtime_error("ridge's int8 GEMM failed");
-         },
-         {}});
+    contenders.push_back({"ridge",
+                          [&] {
+                            if (!converts) {
+                              plain();
+                              return;
+                            }
+                            const auto [av, bv] = views(a.data(), b.data());
+                            const float scale = kBf16 ? 1.0f : kDequantScale;
+                            if (bf16_c) {
+                              if constexpr (kBf16) {
+                                gemm(scale, av, bv, row_major(c16.data(), s.m, s.n, ldc), fused);
+                              } else {
+                                gemm(scale, av, SourceA{0}, bv, std::int8_t{0},
+                                     row_major(c16.data(), s.m, s.n, ldc), fused);
+                              }
+                            } else {
+                              if constexpr (kBf16) {
+                                gemm(scale, av, bv, 0.0f, row_major(result, s.m, s.n, ldc), fused);
+                              } else {
+                                gemm(scale, av, SourceA{0}, bv, std::int8_t{0},
+                                     row_major(result, s.m, s.n, ldc), fused);
+                              }
+                            }
+                          },
+                          {}});
     for (const auto& p : peers) {
       PeerLibrary* peer = p.get();
       const bool has = kBf16                                   ? peer->has_sbgemm()
@@ -326,20 +435,30 @@ void bench_narrow(const Options& o, const std::vector<std::unique_ptr<PeerLibrar
                                 peer->gemm_int8(trans_a, trans_b, s.m, s.n, s.k, a.data(), lda,
                                                 b.data(), ldb, c.data(), ldc);
                               }
+                              finish_unfused();
                             },
                             {}});
     }
     std::vector<float> af, bf, cf;
-    if (!o.variants.empty()) {  // --vs sgemm: the same values in float
-      af = widened(a);
-      bf = widened(b);
-      cf.resize(c.size());
-      contenders.push_back({"sgemm",
-                            [&, v = views(af.data(), bf.data())] {
-                              gemm(1.0f, v.first, v.second, 0.0f,
-                                   row_major<float>(cf.data(), s.m, s.n, ldc));
-                            },
-                            {}});
+    for (const std::string& variant : o.variants) {
+      if (variant == "sgemm") {  // the same values in float
+        af = widened(a);
+        bf = widened(b);
+        cf.resize(c.size());
+        contenders.push_back({"sgemm",
+                              [&, v = views(af.data(), bf.data())] {
+                                gemm(1.0f, v.first, v.second, 0.0f,
+                                     row_major<float>(cf.data(), s.m, s.n, ldc));
+                              },
+                              {}});
+      } else {
+        contenders.push_back({variant,
+                              [&, unfused = variant == "unfused"] {
+                                plain();
+                                if (unfused) finish_unfused();
+                              },
+                              {}});
+      }
     }
     time_alternately(contenders, 2.0 * s.m * s.n * s.k, o.runs);
 
@@ -369,12 +488,17 @@ void add_bench_gemm_command(CLI::App& bench_app) {
   cmd->add_option("--op", o.op, "Transpositions of A and B (row-major storage): nn, nt, tn or tt")
       ->check(CLI::IsMember({"nn", "nt", "tn", "tt"}));
   cmd->add_option("--epilogue", o.epilogue,
-                  "f32: operations ridge applies to C before it is stored, in order "
+                  "Operations ridge applies to C before it is stored, in order "
                   "(comma-separated: bias, relu, gelu_tanh, gelu_erf, silu, residual); the "
                   "peers and --vs unfused run them as passes over C after their GEMM, --vs plain "
                   "runs ridge's GEMM alone")
       ->delimiter(',')
       ->check(CLI::IsMember({"bias", "relu", "gelu_tanh", "gelu_erf", "silu", "residual"}));
+  cmd->add_option("--c-dtype", o.c_dtype,
+                  "C stored as f32 or bf16 (rounded as each tile is stored; the others round C "
+                  "in a pass after); int8 with f32, bf16 or an --epilogue: dequantised, C = "
+                  "epilogue(scale x the int32 product), the others dequantising in a pass")
+      ->check(CLI::IsMember({"f32", "bf16"}));
   cmd->add_flag("--packed", o.packed,
                 "f32: ridge's B packed once per shape beforehand (ridge::PackedMatrix), untimed; "
                 "--vs unpacked runs ridge's call on B as stored");
@@ -394,13 +518,14 @@ void add_bench_gemm_command(CLI::App& bench_app) {
       if (variant == std::string("unpacked") && !o.packed)
         throw CLI::ValidationError("--vs unpacked", "needs --packed");
       if ((variant == std::string("unfused") || variant == std::string("plain")) &&
-          o.epilogue.empty())
-        throw CLI::ValidationError(std::string("--vs ") + variant, "needs an --epilogue");
+          o.epilogue.empty() && o.c_dtype.empty())
+        throw CLI::ValidationError(std::string("--vs ") + variant,
+                                   "needs an --epilogue or a --c-dtype");
     }
-    if (o.packed && o.dtype != "f32")
-      throw CLI::ValidationError("--packed", "packed B is for --dtype f32");
-    if (!o.epilogue.empty() && o.dtype != "f32")
-      throw CLI::ValidationError("--epilogue", "epilogues are for --dtype f32");
+    if (o.packed && (o.dtype != "f32" || !o.c_dtype.empty()))
+      throw CLI::ValidationError("--packed", "packed B is for --dtype f32 into a float C");
+    if (o.dtype == "f64" && (!o.epilogue.empty() || !o.c_dtype.empty()))
+      throw CLI::ValidationError("--epilogue", "epilogues and --c-dtype are not for f64");
     const std::vector<std::unique_ptr<PeerLibrary>> peers =
         set_up_threads_and_peers(o.threads, o.peers);
     if (o.dtype == "u8s8") {
