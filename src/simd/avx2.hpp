@@ -52,6 +52,8 @@ struct Avx2<float> {
   static reg div(reg a, reg b) { return _mm256_div_ps(a, b); }
   // a in the lanes whose `sign` has its sign bit set, b in the others.
   static reg blend_by_sign(reg sign, reg a, reg b) { return _mm256_blendv_ps(b, a, sign); }
+  // Whether any lane has its sign bit set.
+  static bool any_negative(reg a) { return _mm256_movemask_ps(a) != 0; }
   static reg floor(reg a) { return _mm256_floor_ps(a); }
   // The float of `units` x 2^-149 (units in [0, 2^23], rounded to an integer as arithmetic
   // rounds), with sign's sign, built from its bits: a subnormal (or zero, or 2^-126) that no

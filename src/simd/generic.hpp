@@ -79,6 +79,12 @@ struct Generic {
     for (int i = 0; i < width; ++i) a.v[i] = std::copysign(T(1), sign.v[i]) < 0 ? a.v[i] : b.v[i];
     return a;
   }
+  // Whether any lane has its sign bit set.
+  static bool any_negative(reg a) {
+    bool any = false;
+    for (int i = 0; i < width; ++i) any = any || std::copysign(T(1), a.v[i]) < 0;
+    return any;
+  }
   // The float of `units` x 2^-149 (units in [0, 2^23], rounded to an integer as arithmetic
   // rounds), with sign's sign, built from its bits: a subnormal (or zero, or 2^-126) that no
   // arithmetic instruction has to produce (x86 takes a microcode assist for each that does).
