@@ -131,8 +131,8 @@ RIDGE_API void gemm(float alpha, const MatrixView<const bf16>& a, const MatrixVi
 // C = round(epilogue(alpha * op(A) * op(B))) into a bf16 C, each element rounded to nearest,
 // ties to even (a NaN stays a NaN): bit for bit the float or bf16 gemm with beta = 0 into a float
 // C, then each element rounded. C is written, not read. The sums go to an M x N float scratch,
-// each tile rounded into C as it finishes (C is written once, no pass over a float C after the
-// product); std::bad_alloc, C untouched, if the scratch does not fit. The checks and exceptions
+// rounded into C a block at a time as the blocks finish (C is written once, no pass over a float
+// C after the product); std::bad_alloc, C untouched, if the scratch does not fit. The checks and exceptions
 // of gemm.
 RIDGE_API void gemm(float alpha, const MatrixView<const float>& a, const MatrixView<const float>& b,
                     const MatrixView<bf16>& c, const Epilogue& epilogue = {});
@@ -142,13 +142,14 @@ RIDGE_API void gemm(float alpha, const MatrixView<const bf16>& a, const MatrixVi
 // Quantised inference: C = epilogue(alpha * (op(A) - a_zero)(op(B) - b_zero)) for 8-bit A (uint8
 // or int8) and int8 B with zero points, into a float or bf16 C. The integer product is exact, as
 // ridge_gemm_u8s8s32 and ridge_gemm_s8s8s32 compute it (int32, wrapping modulo 2^32 only past
-// it); each sum is then dequantised in the tile that computed it: converted to float (rounded to
+// it); each sum is then dequantised as its block of tiles finishes: converted to float (rounded to
 // nearest), multiplied by alpha (the per-tensor scale, the operands' scales multiplied), then the
 // epilogue's operations, of which scale_per_column first gives a per-output-channel scale; then
 // stored (rounded to nearest even for a bf16 C). Bit for bit that sequence done on the int32
 // result, with the activations as the int8 path's instruction set computes them (AVX2's on an
 // AVX-512 CPU). C must be row-major (throws std::invalid_argument else); it is written, not read.
-// A float C holds the sums itself until they are dequantised; a bf16 C takes an M x N scratch.
+// A float C holds the sums itself until they are dequantised; a bf16 C takes an M x N scratch,
+// as above.
 // The checks and exceptions of gemm.
 RIDGE_API void gemm(float alpha, const MatrixView<const std::uint8_t>& a, std::uint8_t a_zero,
                     const MatrixView<const std::int8_t>& b, std::int8_t b_zero,
