@@ -132,8 +132,8 @@ RIDGE_API void gemm(float alpha, const MatrixView<const bf16>& a, const MatrixVi
 // ties to even (a NaN stays a NaN): bit for bit the float or bf16 gemm with beta = 0 into a float
 // C, then each element rounded. C is written, not read. The sums go to an M x N float scratch,
 // rounded into C a block at a time as the blocks finish (C is written once, no pass over a float
-// C after the product); std::bad_alloc, C untouched, if the scratch does not fit. The checks and exceptions
-// of gemm.
+// C after the product); std::bad_alloc, C untouched, if the scratch does not fit. The checks and
+// exceptions of gemm.
 RIDGE_API void gemm(float alpha, const MatrixView<const float>& a, const MatrixView<const float>& b,
                     const MatrixView<bf16>& c, const Epilogue& epilogue = {});
 RIDGE_API void gemm(float alpha, const MatrixView<const bf16>& a, const MatrixView<const bf16>& b,
@@ -149,8 +149,7 @@ RIDGE_API void gemm(float alpha, const MatrixView<const bf16>& a, const MatrixVi
 // result, with the activations as the int8 path's instruction set computes them (AVX2's on an
 // AVX-512 CPU). C must be row-major (throws std::invalid_argument else); it is written, not read.
 // A float C holds the sums itself until they are dequantised; a bf16 C takes an M x N scratch,
-// as above.
-// The checks and exceptions of gemm.
+// as above. The checks and exceptions of gemm.
 RIDGE_API void gemm(float alpha, const MatrixView<const std::uint8_t>& a, std::uint8_t a_zero,
                     const MatrixView<const std::int8_t>& b, std::int8_t b_zero,
                     const MatrixView<float>& c, const Epilogue& epilogue = {});

@@ -132,7 +132,7 @@ void gemm_impl(T alpha, const MatrixView<const S>& a, const MatrixView<const S>&
 }
 
 // Where a product's results go: a float C itself, or for a bf16 C a float scratch in C's layout
-// (ld the extent), from which the epilogue rounds each finished tile into C. Checks C (named
+// (ld the extent), from which the epilogue rounds each finished block into C. Checks C (named
 // before the epilogue's checks) and reserves the scratch before anything is written.
 struct Destination {
   MatrixView<float> sums;
@@ -169,7 +169,7 @@ Destination destination(const MatrixView<const SA>& a, const MatrixView<const SB
 }
 
 // The quantised product into `to`: the int32 sums in its float storage, which the epilogue
-// dequantises tile by tile. C row-major is solved as its transpose, C^T = op(B)^T op(A)^T, the
+// dequantises block by block. C row-major is solved as its transpose, C^T = op(B)^T op(A)^T, the
 // internal problem whose A is the int8 B.
 template <class SourceA>
 void gemm_quantised(float alpha, const MatrixView<const SourceA>& a, SourceA a_zero,

@@ -1,8 +1,8 @@
 // A GEMM epilogue in the internal form: an ordered list of operations applied to each element
-// of C after C = alpha A B + beta C, on the column-major C of kernels::GemmProblem. The tiles
-// apply it as they finish their last depth slice (kernels/microkernel.hpp), the matrix-vector and
-// dot paths to their output, so C reaches memory once; every path does the same operations on
-// each element, so results do not depend on the path or the threads.
+// of C after C = alpha A B + beta C, on the column-major C of kernels::GemmProblem. The tile loops
+// apply it to each block of tiles as it finishes its last depth slice (gemm/loops.hpp), the
+// matrix-vector and dot paths to their output, so C reaches memory once; every path does the
+// same operations on each element, so results do not depend on the path or the threads.
 #pragma once
 
 #include <cstdint>
@@ -40,8 +40,9 @@ struct Epilogue {
   // each sum is converted to float (rounded to nearest) and multiplied by `scale` before the
   // operations, and the float result written over it.
   float scale = 1;
-  // If not null, each result is rounded to bf16 (nearest, ties to even) and stored here, element
-  // (i, j) at bf16[i + j * bf16_ld], instead of into C, which then holds only the sums.
+  // If not null, each result is also rounded to bf16 (nearest, ties to even) and stored here,
+  // element (i, j) at bf16[i + j * bf16_ld]: C is then a scratch, and the bf16 matrix the
+  // caller's C.
   std::uint16_t* bf16 = nullptr;
   std::int64_t bf16_ld = 0;
 };
