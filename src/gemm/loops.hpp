@@ -365,7 +365,14 @@ struct Loops {
         (uses_one_vector(m) ? packed_tile<1, PrefetchLines> : packed_tile<MV, PrefetchLines>)(
             kc, a.data, PackedB{b_packed + b}, c, ahead, prefetch);
       }
-      finish(pc + kc == p.k ? p.epilogue : nullptr, c);
+    };
+    // The epilogue on rows [ir, ir + rows) x columns [jc, jc + cols) once the slice ending at
+    // depth `end` was the last, a block of tiles at a time as packed() applies it.
+    const auto finish_block = [&](std::int64_t ir, std::int64_t rows, std::int64_t jc,
+                                  std::int64_t cols, std::int64_t end) {
+      if (end == p.k)
+        finish(p.epilogue,
+               TileC{p.c + ir + jc * p.ldc, p.ldc, static_cast<int>(rows), static_cast<int>(cols)});
     };
     // B's columns [j0, j0 + nc) over depths [pc, pc + kc), packed into `b` as packed() does.
     const auto pack_b_slice = [&](std::int64_t j0, std::int64_t nc, std::int64_t pc,
@@ -387,6 +394,7 @@ struct Loops {
             n = strip_columns(p.n - jr, least_columns);
             tile(ir, jr, n, pc, kc, b, nullptr, jr == 0 ? kStreamAhead : 0);
           }
+          finish_block(ir, std::min<std::int64_t>(MR, p.m - ir), 0, p.n, pc + kc);
         }
       }
       return;
@@ -418,6 +426,7 @@ struct Loops {
                                   left};
               tile(ir, jc + jr, n, pc, kc, b, left > 0 ? &ahead : nullptr);
             }
+            finish_block(ir, std::min<std::int64_t>(MR, p.m - ir), jc, nc, pc + kc);
           }
           continue;
         }
@@ -434,6 +443,7 @@ struct Loops {
               const bool fetch = jr == 0 && ir + kAheadPanels * MR < p.m;
               tile(ir, jc + jr, n, pc, kc, b, nullptr, fetch ? kAheadPanels * MR * p.a_rs : 0);
             }
+            finish_block(ic, mc, jc + jr, n, pc + kc);
           }
         }
       }

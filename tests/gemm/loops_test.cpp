@@ -4,7 +4,7 @@
 // of a row, A read in place and packed slab by slab, several depth slices, and the packed path
 // across every block boundary, each A block packed before its tiles or copied by the tiles of
 // the block before (copy_ahead), the direct path's tiles aligned to A's lines, and the loops on
-// an A packed beforehand in each of their orders.
+// an A packed beforehand in each of their orders, with and without an epilogue.
 #include <gtest/gtest.h>
 
 #include <cstddef>
@@ -12,6 +12,7 @@
 #include <cstring>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -179,7 +180,12 @@ void sweep_prepacked(Isa isa) {
       for (const auto& [k, depth] : {std::pair{9, 9}, {29, 8}, {40, 12}})
         for (Layout la : {Layout::col_major, Layout::row_major})
           for (int order = 0; order < 3; ++order)
-            for (bool b_in_place : {false, true}) {
+            for (int variant = 0; variant < (std::is_same_v<T, float> ? 4 : 2); ++variant) {
+              const bool b_in_place = variant % 2 == 1;
+              // Float also with an epilogue (a bias per row, SiLU, a residual), which the loops
+              // apply a block of tiles at a time: then against the direct path only, which
+              // applies it a row of tiles at a time.
+              const bool with_epilogue = variant >= 2;
               if (b_in_place && order != 0) continue;  // an in-place B takes the first order
               const std::int64_t slice = gemm_detail::round_up(n, nr) * depth;
               // B whole in L2; one depth slice of it (k > depth: not the whole); nothing.
@@ -193,10 +199,26 @@ void sweep_prepacked(Isa isa) {
               Operands<T> x(m, n, k, la, Layout::col_major, static_cast<unsigned>(index));
               const Reference<T> want =
                   reference_gemm(alpha, x.a, Transpose::none, x.b, Transpose::none, beta, x.c);
-              const kernels::GemmProblem<T> p = x.problem(alpha, beta);
+              kernels::GemmProblem<T> p = x.problem(alpha, beta);
               Matrix<T> direct_c = x.c;
+              std::vector<float> bias(static_cast<std::size_t>(m)), residual(m * n);
+              for (int i = 0; i < m; ++i) bias[i] = 0.25f * static_cast<float>(i % 7) - 0.5f;
+              for (int i = 0; i < m * n; ++i) residual[i] = 0.125f * static_cast<float>(i % 5);
+              kernels::Epilogue epilogue, direct_epilogue;
+              if constexpr (std::is_same_v<T, float>) {
+                epilogue.ops[0] = {kernels::PostOp::Kind::add_rows, bias.data()};
+                epilogue.ops[1].f = kernels::Activation::silu;
+                epilogue.ops[2] = {kernels::PostOp::Kind::add_matrix, residual.data(), m};
+                epilogue.count = 3;
+                epilogue.c = x.c.data();
+                epilogue.ldc = x.c.ld;
+                direct_epilogue = epilogue;
+                direct_epilogue.c = direct_c.data();
+                if (with_epilogue) p.epilogue = &epilogue;
+              }
               kernels::GemmProblem<T> direct = p;
               direct.c = direct_c.data();
+              if (with_epilogue) direct.epilogue = &direct_epilogue;
               DirectOptions options;
               options.depth = depth;
               options.fma_chains = fma_chains;
@@ -217,8 +239,11 @@ void sweep_prepacked(Isa isa) {
               const std::string what =
                   std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) +
                   " slices of " + std::to_string(depth) + ", A " + layout_name(la) + ", order " +
-                  std::to_string(order) + ", B in place " + std::to_string(b_in_place);
-              ASSERT_EQ(compare(x.c, want), "") << what;
+                  std::to_string(order) + ", B in place " + std::to_string(b_in_place) +
+                  (with_epilogue ? ", epilogue" : "");
+              if (!with_epilogue) {
+                ASSERT_EQ(compare(x.c, want), "") << what;
+              }
               ASSERT_EQ(x.c.storage.size(), direct_c.storage.size());
               for (std::size_t i = 0; i < x.c.storage.size(); ++i)
                 ASSERT_TRUE(std::memcmp(&x.c.storage[i], &direct_c.storage[i], sizeof(T)) == 0)
