@@ -4,8 +4,6 @@
 // layouts, leading dimensions past the extent, 1 and 2 threads; and its argument checks.
 #include <gtest/gtest.h>
 
-#include <bit>
-#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <random>
@@ -14,57 +12,18 @@
 #include <vector>
 
 #include "gemm/reference.hpp"
-#include "kernels/epilogue_kernels.hpp"
+#include "gemm/unfused_epilogue.hpp"
 #include "ridge/ridge.hpp"
 #include "support/invalid_argument.hpp"
 
 namespace ridge::test {
 namespace {
 
-// f(v) as the active path computes it (one element through its epilogue kernel).
-float activate(Activation f, float v) {
-  kernels::Epilogue e;
-  e.ops[0].kind = kernels::PostOp::Kind::activation;
-  e.ops[0].f = static_cast<kernels::Activation>(static_cast<int>(f));
-  e.count = 1;
-  e.c = &v;
-  e.ldc = 1;
-  kernels::epilogue_kernel(active_isa())(e, &v, 1, 1);
-  return v;
-}
-
-// The unfused sequence: each operation on C(i, j) in turn, max and min as the kernels take them
-// (the second operand where unordered).
+// The unfused sequence on every element of C, on the active path's kernels.
 void apply_unfused(const Epilogue& e, Matrix<float>& c) {
-  for (std::int64_t i = 0; i < c.rows; ++i) {
-    for (std::int64_t j = 0; j < c.cols; ++j) {
-      float v = c.at(i, j);
-      for (int o = 0; o < e.size(); ++o) {
-        const Epilogue::Operation& op = e[o];
-        switch (op.kind) {
-          case Epilogue::Kind::add_per_row: v += op.data[i]; break;
-          case Epilogue::Kind::add_per_column: v += op.data[j]; break;
-          case Epilogue::Kind::scale_per_row: v *= op.data[i]; break;
-          case Epilogue::Kind::scale_per_column: v *= op.data[j]; break;
-          case Epilogue::Kind::activation: v = activate(op.f, v); break;
-          case Epilogue::Kind::clamp: {
-            const float low = op.low > v ? op.low : v;
-            v = op.high < low ? op.high : low;
-            break;
-          }
-          case Epilogue::Kind::add_matrix:
-            v += op.data[c.layout == Layout::row_major ? i * op.ld + j : i + j * op.ld];
-            break;
-        }
-      }
-      c.at(i, j) = v;
-    }
-  }
-}
-
-bool same_bits(float x, float y) {
-  return (std::isnan(x) && std::isnan(y)) || std::bit_cast<std::uint32_t>(x) ==
-                                                 std::bit_cast<std::uint32_t>(y);
+  for (std::int64_t i = 0; i < c.rows; ++i)
+    for (std::int64_t j = 0; j < c.cols; ++j)
+      c.at(i, j) = unfused_operations(e, active_isa(), c.layout, i, j, c.at(i, j));
 }
 
 struct Shape {

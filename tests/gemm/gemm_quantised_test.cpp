@@ -21,6 +21,7 @@
 
 #include "gemm/dispatch.hpp"
 #include "gemm/reference.hpp"
+#include "gemm/unfused_epilogue.hpp"
 #include "kernels/epilogue_kernels.hpp"
 #include "ridge/ridge.h"
 #include "ridge/ridge.hpp"
@@ -33,18 +34,6 @@ namespace {
 // A bf16 pattern no rounding gives (a NaN with a payload): the padding of a bf16 C.
 constexpr std::uint16_t kGapBits = 0x7fa5;
 
-// f(v) as the epilogue kernel of `isa` computes it.
-float activate(Isa isa, Activation f, float v) {
-  kernels::Epilogue e;
-  e.ops[0].kind = kernels::PostOp::Kind::activation;
-  e.ops[0].f = static_cast<kernels::Activation>(static_cast<int>(f));
-  e.count = 1;
-  e.c = &v;
-  e.ldc = 1;
-  kernels::epilogue_kernel(isa)(e, &v, 1, 1);
-  return v;
-}
-
 // The ISA whose float traits the int8 path's epilogue runs on: the one its tiles run.
 template <class SourceA>
 Isa int8_isa() {
@@ -54,44 +43,6 @@ Isa int8_isa() {
     if (std::string(isa_name(isa)) == name) return isa;
   ADD_FAILURE() << "no ISA named " << name;
   return Isa::generic;
-}
-
-// The epilogue's operations on v = C(i, j), in order, as the kernels of `isa` take them.
-float apply_operations(const Epilogue& e, Isa isa, std::int64_t i, std::int64_t j, float v) {
-  for (int o = 0; o < e.size(); ++o) {
-    const Epilogue::Operation& op = e[o];
-    switch (op.kind) {
-      case Epilogue::Kind::add_per_row:
-        v += op.data[i];
-        break;
-      case Epilogue::Kind::add_per_column:
-        v += op.data[j];
-        break;
-      case Epilogue::Kind::scale_per_row:
-        v *= op.data[i];
-        break;
-      case Epilogue::Kind::scale_per_column:
-        v *= op.data[j];
-        break;
-      case Epilogue::Kind::activation:
-        v = activate(isa, op.f, v);
-        break;
-      case Epilogue::Kind::clamp: {
-        const float low = op.low > v ? op.low : v;
-        v = op.high < low ? op.high : low;
-        break;
-      }
-      case Epilogue::Kind::add_matrix:
-        v += op.data[i * op.ld + j];
-        break;  // row-major
-    }
-  }
-  return v;
-}
-
-bool same_bits(float x, float y) {
-  return (std::isnan(x) && std::isnan(y)) ||
-         std::bit_cast<std::uint32_t>(x) == std::bit_cast<std::uint32_t>(y);
 }
 
 // A row-major bf16 C with padding between its rows.
@@ -218,8 +169,8 @@ void dequantised_matches_the_sequence() {
         Matrix<float> want(s.m, s.n, Layout::row_major, 4);
         for (std::int64_t i = 0; i < s.m; ++i)
           for (std::int64_t j = 0; j < s.n; ++j)
-            want.at(i, j) =
-                apply_operations(list[e], isa, i, j, static_cast<float>(sums[i * s.n + j]) * alpha);
+            want.at(i, j) = unfused_operations(list[e], isa, Layout::row_major, i, j,
+                                               static_cast<float>(sums[i * s.n + j]) * alpha);
         for (int threads : {1, 2}) {
           set_num_threads(threads);
           const std::string what = describe(s, alpha, e, threads);
