@@ -32,6 +32,11 @@ GemmKernels<T, SourceA, SourceB> isa_kernels(Isa isa) {
     switch (isa) {
 #if defined(__x86_64__)
       case Isa::avx512:
+        if constexpr (std::is_same_v<SourceA, std::uint16_t>) {
+          if (Machine::current().isa.avx512_bf16)
+            return avx512_bf16::gemm_kernels(T{}, SourceA{}, SourceB{});
+        }
+        return avx2::gemm_kernels(T{}, SourceA{}, SourceB{});
       case Isa::avx2:
         return avx2::gemm_kernels(T{}, SourceA{}, SourceB{});
 #endif

@@ -569,9 +569,10 @@ void run_widened(const GemmProblem<T, SourceA, SourceB>& p) {
   const TypedKernels<T, SourceA, SourceB>& table = gemm_kernels<T, SourceA, SourceB>(isa);
   const GemmKernels<T, SourceA, SourceB>& loops = table.kernels;
   const std::int64_t steps = ceil_div(p.k, loops.depth_group);
-  // bf16 copies A ahead where float does (Loops::kCopiesAhead); int8 packs block by block.
+  // bf16 widened copies A ahead where float does (Loops::kCopiesAhead); pairs (bf16 on
+  // AVX512_BF16, int8) are packed block by block.
   const bool copy_ahead =
-      std::is_same_v<SourceA, std::uint16_t> &&
+      std::is_same_v<SourceA, std::uint16_t> && loops.depth_group == 1 &&
       copies_ahead(
           p, loops.nr,
           kernels::streams_from_memory(p.m * p.k * std::int64_t{sizeof(SourceA)}, table.caches));

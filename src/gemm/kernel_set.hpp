@@ -187,7 +187,8 @@ struct GemmKernels {
 // One entry point per ISA and type (the arguments only pick the types), each defined in that
 // ISA's translation unit (isa_*.cpp). The bf16 GEMM's (C float, A and B bf16 bit patterns) and
 // the int8 GEMM's (C int32, A int8, B uint8 or int8: the internal problem's, whose A is the
-// stored B) run on the generic and AVX2 paths; AVX-512 runs AVX2's.
+// stored B) run on the generic and AVX2 paths; AVX-512 runs AVX2's, or for bf16 where the CPU
+// has AVX512_BF16 the avx512_bf16 unit's.
 namespace ridge::generic {
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<float> gemm_kernels(float);
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<double> gemm_kernels(double);
@@ -212,3 +213,7 @@ namespace ridge::avx512 {
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<float> gemm_kernels(float);
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<double> gemm_kernels(double);
 }  // namespace ridge::avx512
+namespace ridge::avx512_bf16 {
+RIDGE_ISA_ENTRY gemm_detail::GemmKernels<float, std::uint16_t, std::uint16_t> gemm_kernels(
+    float, std::uint16_t, std::uint16_t);
+}  // namespace ridge::avx512_bf16

@@ -1,9 +1,11 @@
 // The GotoBLAS/BLIS loop nest around the micro-kernel, single-threaded (the driver hands each
 // thread its own block of C), and the direct path of small and skinny products. Instantiated per
 // ISA by make_gemm_kernels<V, Shape>() in the per-ISA translation units (gemm/isa_*.cpp): on the
-// float and double traits, on the float traits for bf16 operands and on traits of integer pairs
-// (simd/*_int16_pairs.hpp) for int8 operands; those two the packed path alone runs, its packing
-// widening them (kernels/pack_bf16.hpp, kernels/pack_pairs.hpp).
+// float and double traits; for bf16 operands on the float traits, widened as packed
+// (kernels/pack_bf16.hpp), or on AVX512_BF16 on traits of bf16 pairs (simd/avx512_bf16.hpp); and
+// for int8 operands on traits of integer pairs (simd/*_int16_pairs.hpp). Operands of pairs are
+// packed two depth steps to a lane (kernels/pack_pairs.hpp). bf16 and int8 run the packed path
+// alone.
 #pragma once
 
 #include <algorithm>
@@ -35,7 +37,7 @@ constexpr int depth_group() {
 }
 
 // SourceA, SourceB: the stored operands' types: V::scalar, bf16 bit patterns (std::uint16_t; V
-// of floats) or 8-bit integers (V of int16 pairs).
+// of floats or of bf16 pairs) or 8-bit integers (V of int16 pairs).
 template <class V, kernels::TileShape Shape, class SourceA = typename V::scalar,
           class SourceB = SourceA>
 struct Loops {
@@ -46,7 +48,8 @@ struct Loops {
   static constexpr int kDepthGroup = depth_group<V>();
   // Whether the packed path can copy A ahead (PackAInSteps: one depth step a lane, so that its
   // steps are depths, and A as T or bf16).
-  static constexpr bool kCopiesAhead = kNative || std::is_same_v<SourceA, std::uint16_t>;
+  static constexpr bool kCopiesAhead =
+      kDepthGroup == 1 && (kNative || std::is_same_v<SourceA, std::uint16_t>);
   using PackANext =
       kernels::PackAInSteps<V, Shape.mv * V::width, std::conditional_t<kCopiesAhead, SourceA, T>>;
   using PanelA = kernels::PanelA<T>;
@@ -128,7 +131,8 @@ struct Loops {
   static void finish(const kernels::Epilogue* epilogue, const TileC& c) {
     if (epilogue == nullptr) return;
     if constexpr (std::is_same_v<T, float>) {
-      kernels::apply_epilogue<V>(*epilogue, c.data, c.rows, c.cols);
+      kernels::apply_epilogue<typename kernels::OutTraits<V>::type>(*epilogue, c.data, c.rows,
+                                                                     c.cols);
     } else if constexpr (std::is_same_v<T, std::int32_t>) {
       kernels::apply_epilogue<typename V::Float>(*epilogue, c.data, c.rows, c.cols);
     }
@@ -196,7 +200,7 @@ struct Loops {
                            std::int64_t n, T* dst) {
     if constexpr (kNative) {
       kernels::pack_b<V, NR>(steps, n, p.b + s0 * p.b_rs + j0 * p.b_cs, p.b_rs, p.b_cs, dst);
-    } else if constexpr (std::is_same_v<SourceB, std::uint16_t>) {
+    } else if constexpr (kDepthGroup == 1) {  // bf16, widened
       kernels::pack_bf16_b<NR>(steps, n, p.b + s0 * p.b_rs + j0 * p.b_cs, p.b_rs, p.b_cs, dst);
     } else {
       const std::int64_t p0 = s0 * kDepthGroup;
@@ -643,7 +647,7 @@ GemmKernels<typename V::scalar, SourceA, SourceB> make_gemm_kernels() {
     k.prepacked_column = &L::prepacked_column;
     k.pack_panels = &kernels::pack_a<V, L::MR, typename V::scalar>;
   }
-  if constexpr (L::kDepthGroup == 2) {
+  if constexpr (std::is_same_v<typename V::scalar, std::int32_t>) {
     k.one_column = &kernels::PairColumnSweep<V, SourceA, SourceB>::run;
     k.epilogue = &kernels::apply_epilogue<typename V::Float, std::int32_t>;
   }

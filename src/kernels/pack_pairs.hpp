@@ -1,11 +1,14 @@
-// Packing of 8-bit integer operands for the int16-pair micro-kernels (simd/*_int16_pairs.hpp):
-// each element less its zero point, as int16, two depth steps to a 32-bit slot (the even step
-// in the lower half), in the micro-panel order of kernels/pack.hpp with the slot for the
-// element: a depth of k takes ceil(k / 2) steps, the last one's upper halves zero when k is odd,
-// and the rows or columns past the operand's are zero slots (a product of zero, whatever the
-// zero points).
+// Packing of operands for the micro-kernels on pairs: two depth steps of 16-bit values to a
+// 32-bit slot (the even step in the lower half), in the micro-panel order of kernels/pack.hpp
+// with the slot for the element: a depth of k takes ceil(k / 2) steps, the last one's upper
+// halves zero when k is odd, and the rows or columns past the operand's are zero slots. For the
+// int16-pair kernels (simd/*_int16_pairs.hpp) the values are 8-bit integers less their zero
+// point, as int16 (a zero slot then multiplies to zero, whatever the zero points); for the bf16
+// pairs (simd/avx512_bf16.hpp) bf16 bit patterns as stored, with a zero point of 0. Slot: the
+// micro-kernel's scalar type (int32 or float), which each slot's 32 bits are stored as.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 
 namespace ridge::kernels {
@@ -16,9 +19,15 @@ inline std::int32_t int16_pair(std::int32_t low, std::int32_t high) {
                                        << 16);
 }
 
+// The slot of two values less a zero point.
+template <class Slot>
+Slot slot_of(std::int32_t low, std::int32_t high, std::int32_t zero) {
+  return std::bit_cast<Slot>(int16_pair(low - zero, high - zero));
+}
+
 // V::pair_rows stored at dst: 2 x V::width rows of two depth steps, as packed panels hold them.
 template <class V, class S>
-void store_pairs(const S* even, const S* odd, std::int32_t zero, std::int32_t* dst) {
+void store_pairs(const S* even, const S* odd, std::int32_t zero, typename V::scalar* dst) {
   typename V::reg rows[2];
   V::pair_rows(even, odd, zero, rows);
   V::store(dst, rows[0]);
@@ -29,7 +38,8 @@ void store_pairs(const S* even, const S* odd, std::int32_t zero, std::int32_t* d
 // micro-panels of ceil(k / 2) steps, each [steps][MR]: dst[panel * steps * MR + s * MR + i].
 template <class V, int MR, class S>
 void pack_pairs_a(std::int64_t m, std::int64_t k, const S* a, std::int64_t rs, std::int64_t cs,
-                  std::int32_t zero, std::int32_t* dst) {
+                  std::int32_t zero, typename V::scalar* dst) {
+  using Slot = typename V::scalar;
   constexpr int kRowsAtOnce = 2 * V::width;
   static_assert(MR % kRowsAtOnce == 0);
   const std::int64_t steps = (k + 1) / 2, pairs = k / 2;
@@ -44,7 +54,7 @@ void pack_pairs_a(std::int64_t m, std::int64_t k, const S* a, std::int64_t rs, s
       for (std::int64_t i0 = 0; i0 < full_rows; i0 += MR)
         for (std::int64_t s = s0; s < s_end; ++s) {
           const S* even = a + i0 + 2 * s * cs;
-          std::int32_t* slots = dst + i0 * steps + s * MR;
+          Slot* slots = dst + i0 * steps + s * MR;
           for (int i = 0; i < MR; i += kRowsAtOnce)
             store_pairs<V>(even + i, even + cs + i, zero, slots + i);
         }
@@ -52,19 +62,18 @@ void pack_pairs_a(std::int64_t m, std::int64_t k, const S* a, std::int64_t rs, s
   }
   for (std::int64_t i0 = 0; i0 < m; i0 += MR) {
     const int rows = static_cast<int>(m - i0 < MR ? m - i0 : MR);
-    std::int32_t* panel = dst + i0 * steps;
+    Slot* panel = dst + i0 * steps;
     // The steps the loop above did not pack: all of a panel's, or a last odd depth's.
     for (std::int64_t s = i0 < full_rows ? pairs : 0; s < steps; ++s) {
       const S* even = a + i0 * rs + 2 * s * cs;
-      std::int32_t* slots = panel + s * MR;
+      Slot* slots = panel + s * MR;
       if (2 * s + 1 < k) {
         const S* odd = even + cs;
-        for (int i = 0; i < rows; ++i)
-          slots[i] = int16_pair(even[i * rs] - zero, odd[i * rs] - zero);
+        for (int i = 0; i < rows; ++i) slots[i] = slot_of<Slot>(even[i * rs], odd[i * rs], zero);
       } else {
-        for (int i = 0; i < rows; ++i) slots[i] = int16_pair(even[i * rs] - zero, 0);
+        for (int i = 0; i < rows; ++i) slots[i] = slot_of<Slot>(even[i * rs], zero, zero);
       }
-      for (int i = rows; i < MR; ++i) slots[i] = 0;
+      for (int i = rows; i < MR; ++i) slots[i] = Slot{};
     }
   }
 }
@@ -72,20 +81,20 @@ void pack_pairs_a(std::int64_t m, std::int64_t k, const S* a, std::int64_t rs, s
 // B block depth [0, k) x columns [0, n), element (p, j) at b[p * rs + j * cs], into
 // ceil(n / NR) micro-panels of ceil(k / 2) steps, each [steps][NR]: dst[panel * steps * NR +
 // s * NR + j]. Column by column: with rs == 1 (x of x W, row-major x) each is one run.
-template <int NR, class S>
+template <int NR, class S, class Slot>
 void pack_pairs_b(std::int64_t k, std::int64_t n, const S* b, std::int64_t rs, std::int64_t cs,
-                  std::int32_t zero, std::int32_t* dst) {
+                  std::int32_t zero, Slot* dst) {
   const std::int64_t steps = (k + 1) / 2, pairs = k / 2;
   for (std::int64_t j0 = 0; j0 < n; j0 += NR, dst += steps * NR) {
     const int cols = static_cast<int>(n - j0 < NR ? n - j0 : NR);
     for (int j = 0; j < cols; ++j) {
       const S* col = b + (j0 + j) * cs;
       for (std::int64_t s = 0; s < pairs; ++s)
-        dst[s * NR + j] = int16_pair(col[2 * s * rs] - zero, col[(2 * s + 1) * rs] - zero);
-      if (pairs < steps) dst[pairs * NR + j] = int16_pair(col[2 * pairs * rs] - zero, 0);
+        dst[s * NR + j] = slot_of<Slot>(col[2 * s * rs], col[(2 * s + 1) * rs], zero);
+      if (pairs < steps) dst[pairs * NR + j] = slot_of<Slot>(col[2 * pairs * rs], zero, zero);
     }
     for (int j = cols; j < NR; ++j)
-      for (std::int64_t s = 0; s < steps; ++s) dst[s * NR + j] = 0;
+      for (std::int64_t s = 0; s < steps; ++s) dst[s * NR + j] = Slot{};
   }
 }
 

@@ -3,7 +3,8 @@
 // adds both lane products to c's float lane: VDPBF16PS, c + a.lo * b.lo + a.hi * b.hi, with
 // two of the products a float FMA does per lane. The GEMM micro-kernel (gemm/microkernel.hpp)
 // instantiated on these traits computes A B over pairs of the inner dimension: with A packed
-// [k / 2][MR] and B [k / 2][NR] in pairs, its kc is the pair count and C comes out in float.
+// [k / 2][MR] and B [k / 2][NR] in pairs (kernels/pack_pairs.hpp), its kc is the pair count and
+// C comes out in float.
 // The products are exact (8-bit by 8-bit significands) and summed in float; VDPBF16PS reads
 // bf16 subnormals as zero and writes float subnormals as zero, whatever MXCSR says.
 // Include only from sources compiled with the AVX512_BF16 flags (cmake/isa_flags.cmake).
@@ -22,6 +23,22 @@ struct Avx512Bf16Pairs : Avx512<float> {
   static constexpr const char* name = "avx512_bf16";
   // The traits of the float results (the micro-kernel's alpha and beta: kernels::OutTraits).
   using Out = Avx512<float>;
+  static constexpr int depth_group = 2;  // inner-dimension steps per lane
+
+  // Two registers of pairs (even[i], odd[i]), rows i < 32 in order: two depth steps of 32 rows
+  // of an operand whose rows are contiguous, as kernels/pack_pairs.hpp packs them. The zero
+  // point is always 0 for bf16.
+  static void pair_rows(const std::uint16_t* even, const std::uint16_t* odd, std::int32_t,
+                        reg (&rows)[2]) {
+    const __m512i e = _mm512_loadu_si512(even), o = _mm512_loadu_si512(odd);
+    // 16-bit lane x of the result takes lane idx[x] of (e, o): e's lanes are 0-31, o's 32-63.
+    const __m512i low = _mm512_set_epi16(47, 15, 46, 14, 45, 13, 44, 12, 43, 11, 42, 10, 41, 9,
+                                         40, 8, 39, 7, 38, 6, 37, 5, 36, 4, 35, 3, 34, 2, 33, 1,
+                                         32, 0);
+    const __m512i high = _mm512_add_epi16(low, _mm512_set1_epi16(16));
+    rows[0] = _mm512_castsi512_ps(_mm512_permutex2var_epi16(e, low, o));
+    rows[1] = _mm512_castsi512_ps(_mm512_permutex2var_epi16(e, high, o));
+  }
 
   // The pair at p (stored as 32 bits in a float-sized slot) in every lane.
   static reg broadcast(const float* p) {
