@@ -11,6 +11,7 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
   set(RIDGE_AVX512_FLAGS -mavx512f -mavx512bw -mavx512dq -mavx512vl -mavx2 -mfma
       -mprefer-vector-width=512)
   set(RIDGE_AVX512_BF16_FLAGS ${RIDGE_AVX512_FLAGS} -mavx512bf16 -mavx512vnni)
+  set(RIDGE_AVX512_VNNI_FLAGS ${RIDGE_AVX512_FLAGS} -mavx512vnni)
 else()
   set(RIDGE_X86 OFF)
 endif()
@@ -31,7 +32,7 @@ endif()
 # The ISA paths built here, in order, and their object libraries (ridge_isa_<isa>).
 set(RIDGE_ISAS generic)
 if(RIDGE_X86)
-  list(APPEND RIDGE_ISAS avx2 avx512 avx512_bf16)
+  list(APPEND RIDGE_ISAS avx2 avx512 avx512_bf16 avx512_vnni)
 endif()
 
 # ridge_isa_library(<isa> <source>...): the object library of one ISA path's units.

@@ -35,6 +35,16 @@ GemmKernels<T, SourceA, SourceB> isa_kernels(Isa isa) {
         if constexpr (std::is_same_v<SourceA, std::uint16_t>) {
           if (Machine::current().isa.avx512_bf16)
             return avx512_bf16::gemm_kernels(T{}, SourceA{}, SourceB{});
+        } else {
+          if (Machine::current().isa.avx512_vnni) {
+            // The quads' packed path, with AVX2's pairs for one column (which streams the
+            // weights once at a byte an element either way).
+            GemmKernels<T, SourceA, SourceB> k = avx512_vnni::gemm_kernels(T{}, SourceA{}, SourceB{});
+            const GemmKernels<T, SourceA, SourceB> pairs = avx2::gemm_kernels(T{}, SourceA{}, SourceB{});
+            k.one_column = pairs.one_column;
+            k.one_column_rows = pairs.one_column_rows;
+            return k;
+          }
         }
         return avx2::gemm_kernels(T{}, SourceA{}, SourceB{});
       case Isa::avx2:

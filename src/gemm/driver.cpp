@@ -582,7 +582,7 @@ void run_widened(const GemmProblem<T, SourceA, SourceB>& p) {
       p, thread_count(p.m * p.n * steps), loops.width, loops.nr,
       [&](const Problem& block) -> std::size_t {
         return packed_workspace<T>(block.m, block.n, steps, table.blocks, loops.mr, loops.nr,
-                                   copy_ahead)
+                                   copy_ahead, loops.depth_group == 4)
             .bytes();
       },
       [&](const Problem& block, std::byte* work) {
@@ -629,7 +629,7 @@ void run(const GemmProblem<std::int32_t, std::int8_t, SourceB>& p) {
   const TypedKernels<std::int32_t, std::int8_t, SourceB>& table =
       gemm_kernels<std::int32_t, std::int8_t, SourceB>(runtime::active_isa());
   const GemmKernels<std::int32_t, std::int8_t, SourceB>& loops = table.kernels;
-  const int step = 2 * loops.width;  // PairColumnSweep's rows a step
+  const int step = loops.one_column_rows;
   const std::int64_t row_block =
       std::max<std::int64_t>(step, table.caches.l2_streamed / 2 / 4 / step * step);
   using Problem = GemmProblem<std::int32_t, std::int8_t, SourceB>;

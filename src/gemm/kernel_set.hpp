@@ -46,15 +46,20 @@ struct PackedOptions {
   int fma_chains = 0;
 };
 
-// One call's workspace for a path: two parts, each on its own pages.
+// One call's workspace for a path: its parts, each on its own pages.
 template <class T>
 struct WorkspaceParts {
   std::int64_t a_elements = 0;  // A packed: a block (packed path) or one slab (direct path)
   std::int64_t b_elements = 0;  // B packed: a panel (packed path) or one depth slice (direct)
+  // The sums of A's rows and B's columns that the kernels on int8 quads correct their product
+  // by (kernels::QuadCorrection): A's rows, then a panel's columns.
+  std::int64_t sum_elements = 0;
   std::size_t a_bytes() const { return runtime::pages_for<T>(a_elements); }
-  std::size_t bytes() const { return a_bytes() + runtime::pages_for<T>(b_elements); }
+  std::size_t b_bytes() const { return runtime::pages_for<T>(b_elements); }
+  std::size_t bytes() const { return a_bytes() + b_bytes() + runtime::pages_for<T>(sum_elements); }
   T* a(std::byte* work) const { return reinterpret_cast<T*>(work); }
   T* b(std::byte* work) const { return reinterpret_cast<T*>(work + a_bytes()); }
+  T* sums(std::byte* work) const { return reinterpret_cast<T*>(work + a_bytes() + b_bytes()); }
 };
 
 inline std::int64_t round_up(std::int64_t x, std::int64_t multiple) {
@@ -103,14 +108,17 @@ inline PackedPlan packed_plan(std::int64_t k, const BlockSizes& model, int mr, i
 }
 
 // The packed path on an m x n block of C, k deep: an MC x KC block of A (two with copy_ahead),
-// a KC x NC panel of B.
+// a KC x NC panel of B, and with `sums` the int8 quad kernels' sums of A's rows and a panel's
+// columns.
 template <class T>
 WorkspaceParts<T> packed_workspace(std::int64_t m, std::int64_t n, std::int64_t k,
-                                   const BlockSizes& blocks, int mr, int nr, bool copy_ahead) {
+                                   const BlockSizes& blocks, int mr, int nr, bool copy_ahead,
+                                   bool sums = false) {
   const PackedPlan plan = packed_plan(k, blocks, mr, nr, copy_ahead);
   const std::int64_t a_block = std::min(plan.blocks.mc, round_up(m, mr)) * plan.depth;
-  return {(copy_ahead ? 2 : 1) * a_block,
-          std::min(plan.blocks.nc, round_up(n, nr)) * plan.depth};
+  const std::int64_t panel_width = std::min(plan.blocks.nc, round_up(n, nr));
+  return {(copy_ahead ? 2 : 1) * a_block, panel_width * plan.depth,
+          sums ? round_up(m, mr) + panel_width : 0};
 }
 
 // The direct path: one MR-row slab of A and one depth slice of B, each when the options pack it;
@@ -148,8 +156,9 @@ struct GemmKernels {
   int mr = 0;     // micro-tile rows (a multiple of the vector width)
   int nr = 0;     // micro-tile columns
   int width = 0;  // elements per vector
-  // Inner-dimension steps per lane of the packed operands: 1, or 2 for int16 pairs. The blocks
-  // (BlockSizes::kc, packed_workspace's k) count steps.
+  // Inner-dimension steps per lane of the packed operands: 1, 2 for pairs (int16, bf16) or 4 for
+  // int8 quads, whose packed path takes sums in its workspace (packed_workspace's `sums`). The
+  // blocks (BlockSizes::kc, packed_workspace's k) count steps.
   int depth_group = 1;
   // The narrow tiles' columns (DirectOptions::narrow_columns) for 1, 2, ... FMA pipes; nr: none.
   int narrow_columns[kernels::kMaxFmaPipes] = {};
@@ -176,6 +185,7 @@ struct GemmKernels {
   void (*one_column)(std::int64_t m, std::int64_t k, const SourceA* a, std::int64_t lda,
                      std::int32_t a_zero, const SourceB* x, std::int32_t x_zero, T* c,
                      std::int64_t row_block) = nullptr;
+  int one_column_rows = 0;  // the rows one_column does a step: row_block is a multiple
   // int8 only: the dequantising epilogue on rows x cols sums from c on, as the tiles apply it
   // (Loops::finish), for the paths that apply it after their kernel.
   void (*epilogue)(const kernels::Epilogue& e, T* c, std::int64_t rows,
@@ -187,8 +197,9 @@ struct GemmKernels {
 // One entry point per ISA and type (the arguments only pick the types), each defined in that
 // ISA's translation unit (isa_*.cpp). The bf16 GEMM's (C float, A and B bf16 bit patterns) and
 // the int8 GEMM's (C int32, A int8, B uint8 or int8: the internal problem's, whose A is the
-// stored B) run on the generic and AVX2 paths; AVX-512 runs AVX2's, or for bf16 where the CPU
-// has AVX512_BF16 the avx512_bf16 unit's.
+// stored B) run on the generic and AVX2 paths; AVX-512 runs AVX2's, or where the CPU has them
+// the avx512_bf16 unit's (bf16, AVX512_BF16) and the avx512_vnni unit's (int8, AVX512_VNNI; its
+// one-column product is AVX2's).
 namespace ridge::generic {
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<float> gemm_kernels(float);
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<double> gemm_kernels(double);
@@ -217,3 +228,9 @@ namespace ridge::avx512_bf16 {
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<float, std::uint16_t, std::uint16_t> gemm_kernels(
     float, std::uint16_t, std::uint16_t);
 }  // namespace ridge::avx512_bf16
+namespace ridge::avx512_vnni {
+RIDGE_ISA_ENTRY gemm_detail::GemmKernels<std::int32_t, std::int8_t, std::uint8_t> gemm_kernels(
+    std::int32_t, std::int8_t, std::uint8_t);
+RIDGE_ISA_ENTRY gemm_detail::GemmKernels<std::int32_t, std::int8_t, std::int8_t> gemm_kernels(
+    std::int32_t, std::int8_t, std::int8_t);
+}  // namespace ridge::avx512_vnni

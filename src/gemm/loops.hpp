@@ -3,9 +3,10 @@
 // ISA by make_gemm_kernels<V, Shape>() in the per-ISA translation units (gemm/isa_*.cpp): on the
 // float and double traits; for bf16 operands on the float traits, widened as packed
 // (kernels/pack_bf16.hpp), or on AVX512_BF16 on traits of bf16 pairs (simd/avx512_bf16.hpp); and
-// for int8 operands on traits of integer pairs (simd/*_int16_pairs.hpp). Operands of pairs are
-// packed two depth steps to a lane (kernels/pack_pairs.hpp). bf16 and int8 run the packed path
-// alone.
+// for int8 operands on traits of integer pairs (simd/*_int16_pairs.hpp) or, on AVX512_VNNI, of
+// quads (simd/avx512_int8_quads.hpp). Operands of pairs are packed two depth steps to a lane
+// (kernels/pack_pairs.hpp), of quads four (kernels/pack_quads.hpp). bf16 and int8 run the packed
+// path alone.
 #pragma once
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <cstdint>
 #include <type_traits>
 #include <utility>
+#include <variant>
 
 #include "gemm/kernel_set.hpp"
 #include "kernels/epilogue_kernel_set.hpp"
@@ -21,6 +23,7 @@
 #include "kernels/pack.hpp"
 #include "kernels/pack_bf16.hpp"
 #include "kernels/pack_pairs.hpp"
+#include "kernels/pack_quads.hpp"
 #include "kernels/pair_column_sweep.hpp"
 #include "kernels/tile_shapes.hpp"
 
@@ -37,7 +40,7 @@ constexpr int depth_group() {
 }
 
 // SourceA, SourceB: the stored operands' types: V::scalar, bf16 bit patterns (std::uint16_t; V
-// of floats or of bf16 pairs) or 8-bit integers (V of int16 pairs).
+// of floats or of bf16 pairs) or 8-bit integers (V of int16 pairs or int8 quads).
 template <class V, kernels::TileShape Shape, class SourceA = typename V::scalar,
           class SourceB = SourceA>
 struct Loops {
@@ -46,6 +49,8 @@ struct Loops {
   // Whether A and B are stored as the micro-kernel reads them (else each is widened as packed).
   static constexpr bool kNative = std::is_same_v<SourceA, T> && std::is_same_v<SourceB, T>;
   static constexpr int kDepthGroup = depth_group<V>();
+  // Whether the packed operands are int8 quads, whose product the zero points correct after.
+  static constexpr bool kQuads = kDepthGroup == 4;
   // Whether the packed path can copy A ahead (PackAInSteps: one depth step a lane, so that its
   // steps are depths, and A as T or bf16).
   static constexpr bool kCopiesAhead =
@@ -184,24 +189,48 @@ struct Loops {
     return (k + kDepthGroup - 1) / kDepthGroup;
   }
 
+  // The zero points' correction of the int8 quads' product (nothing elsewhere), on the sums in
+  // the workspace. An int8 B is packed plus 128, and its zero point with it.
+  using Correction = std::conditional_t<kQuads, kernels::QuadCorrection<V, MR>, std::monostate>;
+  static Correction correction_of(const Problem& p, const WorkspaceParts<T>& parts,
+                                  std::byte* work) {
+    if constexpr (kQuads) {
+      T* sums = parts.sums(work);
+      const std::int32_t b_zero = p.b_zero + (std::is_signed_v<SourceB> ? 128 : 0);
+      return Correction(p.a_zero, b_zero, p.k, sums, sums + round_up(p.m, MR));
+    } else {
+      return {};
+    }
+  }
+
   // Packs A's rows [i0, i0 + m) over depth steps [s0, s0 + steps) as pack_a does.
   static void pack_a_block(const Problem& p, std::int64_t i0, std::int64_t m, std::int64_t s0,
                            std::int64_t steps, T* dst) {
     if constexpr (kDepthGroup == 1) {  // A as T or bf16
       kernels::pack_a<V, MR>(m, steps, p.a + i0 * p.a_rs + s0 * p.a_cs, p.a_rs, p.a_cs, dst);
+    } else if constexpr (kQuads) {
+      const std::int64_t p0 = s0 * kDepthGroup;
+      kernels::pack_quads_a<V, MR>(m, std::min(steps * kDepthGroup, p.k - p0),
+                                   p.a + i0 * p.a_rs + p0 * p.a_cs, p.a_rs, p.a_cs, dst);
     } else {
       const std::int64_t p0 = s0 * kDepthGroup;
       kernels::pack_pairs_a<V, MR>(m, std::min(steps * kDepthGroup, p.k - p0),
                                    p.a + i0 * p.a_rs + p0 * p.a_cs, p.a_rs, p.a_cs, p.a_zero, dst);
     }
   }
-  // Packs B's columns [j0, j0 + n) over depth steps [s0, s0 + steps) as pack_b does.
+  // Packs B's columns [j0, j0 + n) over depth steps [s0, s0 + steps) as pack_b does (quads:
+  // adding their sums to column_sums, if not null).
   static void pack_b_block(const Problem& p, std::int64_t s0, std::int64_t steps, std::int64_t j0,
-                           std::int64_t n, T* dst) {
+                           std::int64_t n, T* dst, std::int32_t* column_sums = nullptr) {
     if constexpr (kNative) {
       kernels::pack_b<V, NR>(steps, n, p.b + s0 * p.b_rs + j0 * p.b_cs, p.b_rs, p.b_cs, dst);
     } else if constexpr (kDepthGroup == 1) {  // bf16, widened
       kernels::pack_bf16_b<NR>(steps, n, p.b + s0 * p.b_rs + j0 * p.b_cs, p.b_rs, p.b_cs, dst);
+    } else if constexpr (kQuads) {
+      const std::int64_t p0 = s0 * kDepthGroup;
+      kernels::pack_quads_b<NR>(std::min(steps * kDepthGroup, p.k - p0), n,
+                                p.b + p0 * p.b_rs + j0 * p.b_cs, p.b_rs, p.b_cs, dst,
+                                column_sums);
     } else {
       const std::int64_t p0 = s0 * kDepthGroup;
       kernels::pack_pairs_b<NR>(std::min(steps * kDepthGroup, p.k - p0), n,
@@ -224,6 +253,10 @@ struct Loops {
   //
   // Depths count in steps (depth_steps): KC steps a slice, every slice but the last starting
   // on a whole step.
+  //
+  // On int8 quads, A's row sums are taken from its packed blocks on the first column panel and
+  // B's column sums as each panel is packed; a strip of C gets its zero points' correction
+  // (kernels::QuadCorrection) after its last slice, before the epilogue.
   static void packed(const Problem& p, const BlockSizes& model, const PackedOptions& options,
                      std::byte* work) {
     const bool copy_ahead = kCopiesAhead && options.copy_ahead;
@@ -232,9 +265,12 @@ struct Loops {
     const PackedPlan plan = packed_plan(steps, model, MR, NR, copy_ahead);
     const std::int64_t depth = plan.depth;
     const BlockSizes& bs = plan.blocks;
-    const WorkspaceParts<T> parts = packed_workspace<T>(p.m, p.n, steps, model, MR, NR, copy_ahead);
+    const WorkspaceParts<T> parts =
+        packed_workspace<T>(p.m, p.n, steps, model, MR, NR, copy_ahead, kQuads);
     T* const a_buffers[2] = {parts.a(work), parts.a(work) + parts.a_elements / 2};
     T* b_packed = parts.b(work);
+    [[maybe_unused]] Correction correction = correction_of(p, parts, work);
+    if constexpr (kQuads) correction.start_rows(p.m);
     int current = 0;            // the buffer of the block being multiplied
     bool copied_ahead = false;  // whether the tiles of the block before packed it
 
@@ -246,18 +282,34 @@ struct Loops {
         const std::int64_t kc = std::min(depth, steps - pc);
         const T beta = pc == 0 ? p.beta : T(1);
         const kernels::Epilogue* epilogue = pc + kc == steps ? p.epilogue : nullptr;
+        const bool last_slice = pc + kc == steps;
         std::int64_t full_strips = 0;
         int n = 0;
+        if constexpr (kQuads) {
+          if (pc == 0) correction.start_columns(nc);
+        }
         for (std::int64_t jr = 0, panel = 0; jr < nc; jr += n, ++panel) {
           n = strip_columns(nc - jr, least_columns);
           full_strips += n == NR;
-          pack_b_block(p, pc, kc, jc + jr, n, b_packed + panel * kc * NR);
+          std::int32_t* column_sums = nullptr;
+          if constexpr (kQuads) column_sums = correction.column_sums();
+          pack_b_block(p, pc, kc, jc + jr, n, b_packed + panel * kc * NR,
+                       column_sums != nullptr ? column_sums + jr : nullptr);
+        }
+        if constexpr (kQuads) {
+          if (last_slice) correction.finish_columns(nc);
         }
         // Loop 3: MC rows at a time; the packed A block [mc/MR][kc][MR] lives in L2 or L3.
         for (std::int64_t ic = 0; ic < p.m; ic += bs.mc) {
           const std::int64_t mc = std::min(bs.mc, p.m - ic);
           T* a_packed = a_buffers[current];
           if (!copied_ahead) pack_a_block(p, ic, mc, pc, kc, a_packed);
+          if constexpr (kQuads) {
+            if (jc == 0) {
+              correction.add_rows(a_packed, ic, mc, kc);
+              if (last_slice) correction.finish_rows(ic, mc);
+            }
+          }
           // The next block's copy, spread evenly over this block's full-width tiles.
           const NextBlock next = copy_ahead ? next_block(p, bs, depth, jc, pc, ic) : NextBlock{};
           PackANext copy;
@@ -293,6 +345,9 @@ struct Loops {
             // L2: per tile, its fixed cost per call (the activations' constants, the loops'
             // set-up) was 1.6x the instructions of the same work in one pass over C (counted by
             // callgrind, 512^3 with bias, GELU and a residual), and slower than that pass.
+            if constexpr (kQuads) {
+              if (last_slice) correction.apply(p.c + ic + (jc + jr) * p.ldc, p.ldc, ic, mc, jr, n);
+            }
             finish(epilogue, TileC{p.c + ic + (jc + jr) * p.ldc, p.ldc, static_cast<int>(mc), n});
           }
           copied_ahead = next.exists;
@@ -648,8 +703,11 @@ GemmKernels<typename V::scalar, SourceA, SourceB> make_gemm_kernels() {
     k.pack_panels = &kernels::pack_a<V, L::MR, typename V::scalar>;
   }
   if constexpr (std::is_same_v<typename V::scalar, std::int32_t>) {
-    k.one_column = &kernels::PairColumnSweep<V, SourceA, SourceB>::run;
     k.epilogue = &kernels::apply_epilogue<typename V::Float, std::int32_t>;
+    if constexpr (L::kDepthGroup == 2) {
+      k.one_column = &kernels::PairColumnSweep<V, SourceA, SourceB>::run;
+      k.one_column_rows = kernels::PairColumnSweep<V, SourceA, SourceB>::kRows;
+    }
   }
   return k;
 }

@@ -39,7 +39,8 @@ template <class SourceB>
 void sweep_packed(Isa isa) {
   const auto& kernels = gemm_detail::gemm_kernels<std::int32_t, std::int8_t, SourceB>(isa).kernels;
   ASSERT_EQ(kernels.direct, nullptr);
-  ASSERT_EQ(kernels.depth_group, 2);
+  const int group = kernels.depth_group;  // int16 pairs, or int8 quads (AVX512_VNNI)
+  ASSERT_TRUE(group == 2 || group == 4) << group;
   const int mr = kernels.mr, nr = kernels.nr;
   const gemm_detail::BlockSizes small{2 * mr, 4, 3 * nr, 0};
   const std::set<int> ms = {1, mr - 1, mr, mr + 1, 2 * mr + 3, 5 * mr + 3};
@@ -64,7 +65,8 @@ void sweep_packed(Isa isa) {
             p.b_zero = index % 2 == 0 ? 0 : index % 256 - (std::is_signed_v<SourceB> ? 128 : 0);
             p.c = c.data(), p.ldc = ldc;
             std::vector<std::byte> work(
-                gemm_detail::packed_workspace<std::int32_t>(m, n, (k + 1) / 2, small, mr, nr, false)
+                gemm_detail::packed_workspace<std::int32_t>(m, n, (k + group - 1) / group, small,
+                                                            mr, nr, false, group == 4)
                     .bytes());
             kernels.packed(p, small, {false, 2 * (index % 7)}, work.data());
             for (std::int64_t j = 0; j < n; ++j) {

@@ -34,13 +34,14 @@ namespace {
 // A bf16 pattern no rounding gives (a NaN with a payload): the padding of a bf16 C.
 constexpr std::uint16_t kGapBits = 0x7fa5;
 
-// The ISA whose float traits the int8 path's epilogue runs on: the one its tiles run.
+// The ISA whose float traits the int8 path's epilogue runs on: the one its tiles run (AVX-512's
+// for the tiles of its extensions, avx512_vnni).
 template <class SourceA>
 Isa int8_isa() {
-  const char* name =
+  const std::string name =
       gemm_detail::gemm_kernels<std::int32_t, std::int8_t, SourceA>(active_isa()).kernels.isa;
   for (Isa isa : kAllIsas)
-    if (std::string(isa_name(isa)) == name) return isa;
+    if (name == isa_name(isa) || name.starts_with(std::string(isa_name(isa)) + "_")) return isa;
   ADD_FAILURE() << "no ISA named " << name;
   return Isa::generic;
 }

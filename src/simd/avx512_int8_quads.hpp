@@ -1,0 +1,82 @@
+// Vector traits for int8 quads on AVX512_VNNI: sixteen 32-bit lanes, each holding four 8-bit
+// numbers (the first depth step in the lowest byte) in the micro-kernel's operands and one int32
+// in its accumulators and C. fma(a, b, c) adds the lane's four products of b's unsigned bytes by
+// a's signed ones to c's lane: VPDPBUSD, whose products (at most 255 x 128) and their sum are
+// exact, and whose addition into c wraps modulo 2^32 (VPDPBUSDS would saturate instead). One
+// instruction does the work of four VPMADDWD steps' worth of depth at twice the lanes of AVX2.
+// The GEMM micro-kernel on these traits runs over quads of the inner dimension: A packed
+// [k / 4][MR] (signed), B [k / 4][NR] (unsigned); the zero points are not in the operands but in
+// a correction from their sums (kernels/pack_quads.hpp).
+// Include only from sources compiled with the AVX512_VNNI flags (cmake/isa_flags.cmake).
+#pragma once
+
+#include <immintrin.h>
+
+#include <cstdint>
+
+#include "simd/avx512.hpp"
+
+namespace ridge::simd {
+
+// int32 lanes: the accumulators and C. Additions wrap modulo 2^32, as the hardware does.
+struct Avx512Int32 {
+  using scalar = std::int32_t;
+  using reg = __m512i;
+  static constexpr int width = 16;
+  static constexpr const char* name = "avx512_vnni";
+
+  static __mmask16 first_lanes(int n) { return static_cast<__mmask16>((1u << n) - 1); }
+
+  static reg zero() { return _mm512_setzero_si512(); }
+  static reg set1(std::int32_t x) { return _mm512_set1_epi32(x); }
+  static reg broadcast(const std::int32_t* p) { return _mm512_set1_epi32(*p); }
+  static reg load(const std::int32_t* p) { return _mm512_loadu_si512(p); }
+  static void store(std::int32_t* p, reg a) { _mm512_storeu_si512(p, a); }
+  // Masked lanes are neither read nor written.
+  static reg load_partial(const std::int32_t* p, int n) {
+    return _mm512_maskz_loadu_epi32(first_lanes(n), p);
+  }
+  static void store_partial(std::int32_t* p, reg a, int n) {
+    _mm512_mask_storeu_epi32(p, first_lanes(n), a);
+  }
+  static reg add(reg a, reg b) { return _mm512_add_epi32(a, b); }
+  static reg mul(reg a, reg b) { return _mm512_mullo_epi32(a, b); }
+  static reg fma(reg a, reg b, reg c) { return add(mul(a, b), c); }
+};
+
+struct Avx512Int8Quads : Avx512Int32 {
+  // The traits of the int32 results (the micro-kernel's C update: kernels::OutTraits).
+  using Out = Avx512Int32;
+  // The float traits of the same ISA: the dequantising epilogue's (kernels::Epilogue::scale).
+  using Float = Avx512<float>;
+  static constexpr int depth_group = 4;  // inner-dimension steps per lane
+  static reg fma(reg a, reg b, reg c) { return _mm512_dpbusd_epi32(c, b, a); }
+
+  // Each lane's four signed bytes summed into acc's lane (a packed A's row sums).
+  static reg add_signed_quads(reg acc, reg quads) {
+    return _mm512_dpbusd_epi32(acc, _mm512_set1_epi8(1), quads);
+  }
+
+  // Four depth steps of 16 rows of an operand whose rows are contiguous, columns cs apart, as 16
+  // quads at dst: dst[i] holds rows i of columns 0, 1, 2, 3 in its bytes, lowest first.
+  static void store_quad_rows(const std::int8_t* column, std::int64_t cs, std::int32_t* dst) {
+    const __m128i c0 = load16(column), c1 = load16(column + cs);
+    const __m128i c2 = load16(column + 2 * cs), c3 = load16(column + 3 * cs);
+    const __m128i low01 = _mm_unpacklo_epi8(c0, c1), high01 = _mm_unpackhi_epi8(c0, c1);
+    const __m128i low23 = _mm_unpacklo_epi8(c2, c3), high23 = _mm_unpackhi_epi8(c2, c3);
+    store16(dst, _mm_unpacklo_epi16(low01, low23));       // rows 0-3
+    store16(dst + 4, _mm_unpackhi_epi16(low01, low23));   // rows 4-7
+    store16(dst + 8, _mm_unpacklo_epi16(high01, high23));  // rows 8-11
+    store16(dst + 12, _mm_unpackhi_epi16(high01, high23));  // rows 12-15
+  }
+
+ private:
+  static __m128i load16(const std::int8_t* p) {
+    return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  }
+  static void store16(std::int32_t* p, __m128i a) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), a);
+  }
+};
+
+}  // namespace ridge::simd
