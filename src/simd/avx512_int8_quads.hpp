@@ -50,7 +50,10 @@ struct Avx512Int8Quads : Avx512Int32 {
   // The float traits of the same ISA: the dequantising epilogue's (kernels::Epilogue::scale).
   using Float = Avx512<float>;
   static constexpr int depth_group = 4;  // inner-dimension steps per lane
-  static reg fma(reg a, reg b, reg c) { return _mm512_dpbusd_epi32(c, b, a); }
+  static reg fma(reg a, reg b, reg c) {
+    asm("vpdpbusd %[s], %[u], %[acc]" : [acc] "+v"(c) : [u] "v"(b), [s] "v"(a));
+    return c;
+  }
 
   // Each lane's four signed bytes summed into acc's lane (a packed A's row sums).
   static reg add_signed_quads(reg acc, reg quads) {
