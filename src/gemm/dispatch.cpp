@@ -35,6 +35,7 @@ GemmKernels<T, SourceA, SourceB> isa_kernels(Isa isa) {
         if constexpr (std::is_same_v<SourceA, std::uint16_t>) {
           if (Machine::current().isa.avx512_bf16)
             return avx512_bf16::gemm_kernels(T{}, SourceA{}, SourceB{});
+          return avx512::gemm_kernels(T{}, SourceA{}, SourceB{});
         } else {
           if (Machine::current().isa.avx512_vnni) {
             // The quads' packed path, with AVX2's pairs for one column (which streams the

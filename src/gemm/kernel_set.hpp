@@ -197,9 +197,9 @@ struct GemmKernels {
 // One entry point per ISA and type (the arguments only pick the types), each defined in that
 // ISA's translation unit (isa_*.cpp). The bf16 GEMM's (C float, A and B bf16 bit patterns) and
 // the int8 GEMM's (C int32, A int8, B uint8 or int8: the internal problem's, whose A is the
-// stored B) run on the generic and AVX2 paths; AVX-512 runs AVX2's, or where the CPU has them
-// the avx512_bf16 unit's (bf16, AVX512_BF16) and the avx512_vnni unit's (int8, AVX512_VNNI; its
-// one-column product is AVX2's).
+// stored B) run on every path. On AVX-512 the bf16 GEMM is the avx512_bf16 unit's where the CPU
+// has AVX512_BF16, and the int8 GEMM the avx512_vnni unit's where it has AVX512_VNNI (its
+// one-column product AVX2's), else AVX2's.
 namespace ridge::generic {
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<float> gemm_kernels(float);
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<double> gemm_kernels(double);
@@ -223,6 +223,8 @@ RIDGE_ISA_ENTRY gemm_detail::GemmKernels<std::int32_t, std::int8_t, std::int8_t>
 namespace ridge::avx512 {
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<float> gemm_kernels(float);
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<double> gemm_kernels(double);
+RIDGE_ISA_ENTRY gemm_detail::GemmKernels<float, std::uint16_t, std::uint16_t> gemm_kernels(
+    float, std::uint16_t, std::uint16_t);
 }  // namespace ridge::avx512
 namespace ridge::avx512_bf16 {
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<float, std::uint16_t, std::uint16_t> gemm_kernels(

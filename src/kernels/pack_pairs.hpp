@@ -10,6 +10,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <cstring>
 
 namespace ridge::kernels {
 
@@ -89,7 +90,17 @@ void pack_pairs_b(std::int64_t k, std::int64_t n, const S* b, std::int64_t rs, s
     const int cols = static_cast<int>(n - j0 < NR ? n - j0 : NR);
     for (int j = 0; j < cols; ++j) {
       const S* col = b + (j0 + j) * cs;
-      for (std::int64_t s = 0; s < pairs; ++s)
+      std::int64_t s = 0;
+      if constexpr (sizeof(S) == 2) {
+        if (rs == 1 && zero == 0) {  // bf16 as stored: a slot is the two values as they lie
+          for (; s < pairs; ++s) {
+            std::uint32_t word;
+            std::memcpy(&word, col + 2 * s, sizeof word);
+            dst[s * NR + j] = std::bit_cast<Slot>(word);
+          }
+        }
+      }
+      for (; s < pairs; ++s)
         dst[s * NR + j] = slot_of<Slot>(col[2 * s * rs], col[(2 * s + 1) * rs], zero);
       if (pairs < steps) dst[pairs * NR + j] = slot_of<Slot>(col[2 * pairs * rs], zero, zero);
     }

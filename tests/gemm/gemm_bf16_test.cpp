@@ -16,6 +16,7 @@
 
 #include "gemm/dispatch.hpp"
 #include "gemm/reference.hpp"
+#include "ridge/machine.hpp"
 #include "ridge/ridge.h"
 #include "ridge/ridge.hpp"
 #include "support/alpha_beta.hpp"
@@ -52,11 +53,12 @@ struct Bf16Matrix {
   const std::uint16_t* raw() const { return reinterpret_cast<const std::uint16_t*>(bits.data()); }
 };
 
-// The packed path of each ISA on the internal problem (column-major C), blocks small enough that
-// modest shapes cross MC, KC and NC and their remainders, each A block packed before its tiles
-// or (column-major A) copied by the tiles of the block before.
-void sweep_packed(Isa isa) {
-  const auto& kernels = gemm_detail::gemm_kernels<float, std::uint16_t, std::uint16_t>(isa).kernels;
+using Bf16Kernels = gemm_detail::GemmKernels<float, std::uint16_t, std::uint16_t>;
+
+// The packed path of a kernel set on the internal problem (column-major C), blocks small enough
+// that modest shapes cross MC, KC and NC and their remainders, each A block packed before its
+// tiles or (column-major A, where the kernels widen) copied by the tiles of the block before.
+void sweep_packed(const Bf16Kernels& kernels) {
   ASSERT_EQ(kernels.direct, nullptr);
   const int mr = kernels.mr, nr = kernels.nr;
   const gemm_detail::BlockSizes small{2 * mr, 8, 3 * nr, 0};
@@ -82,8 +84,10 @@ void sweep_packed(Isa isa) {
                   kernels::GemmProblem<float, std::uint16_t, std::uint16_t>::from_strides(
                       m, n, k, alpha, a.raw(), a_rs, a_cs, b.raw(), b_rs, b_cs, beta, c.data(), 1,
                       c.ld);
+              const std::int64_t steps = (k + kernels.depth_group - 1) / kernels.depth_group;
               std::vector<std::byte> work(
-                  gemm_detail::packed_workspace<float>(m, n, k, small, mr, nr, copy_ahead).bytes());
+                  gemm_detail::packed_workspace<float>(m, n, steps, small, mr, nr, copy_ahead)
+                      .bytes());
               kernels.packed(p, small, {copy_ahead, 2 * (index % 5)}, work.data());
               ASSERT_EQ(compare(c, want), "")
                   << m << "x" << n << "x" << k << ", A "
@@ -94,12 +98,31 @@ void sweep_packed(Isa isa) {
 
 class GemmBf16Loops : public ::testing::TestWithParam<Isa> {};
 
+// The kernels each ISA path dispatches to (on AVX-512, the bf16 pairs where the CPU has
+// AVX512_BF16).
 TEST_P(GemmBf16Loops, PackedPathCrossesEveryBlockBoundary) {
   RIDGE_SKIP_UNLESS_SUPPORTED(GetParam());
-  sweep_packed(GetParam());
+  sweep_packed(gemm_detail::gemm_kernels<float, std::uint16_t, std::uint16_t>(GetParam()).kernels);
 }
 
 INSTANTIATE_TEST_SUITE_P(Isa, GemmBf16Loops, ::testing::ValuesIn(kAllIsas), isa_test_name);
+
+#if defined(__x86_64__)
+// AVX-512's two kernel sets by name, whichever the dispatch picks here: bf16 widened to float
+// (AVX-512 F) and bf16 pairs on VDPBF16PS, whose depth steps are pairs.
+TEST(GemmBf16, Avx512WideningKernelsCrossEveryBlockBoundary) {
+  RIDGE_SKIP_UNLESS_SUPPORTED(Isa::avx512);
+  const Bf16Kernels kernels = avx512::gemm_kernels(float{}, std::uint16_t{}, std::uint16_t{});
+  ASSERT_EQ(kernels.depth_group, 1);
+  sweep_packed(kernels);
+}
+TEST(GemmBf16, Avx512Bf16PairKernelsCrossEveryBlockBoundary) {
+  if (!Machine::current().isa.avx512_bf16) GTEST_SKIP() << "this CPU lacks AVX512_BF16";
+  const Bf16Kernels kernels = avx512_bf16::gemm_kernels(float{}, std::uint16_t{}, std::uint16_t{});
+  ASSERT_EQ(kernels.depth_group, 2);
+  sweep_packed(kernels);
+}
+#endif
 
 TEST(GemmBf16, MatchesTheReferenceAtEveryEdge) {
   std::mt19937 rng(5);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "gemm/dispatch.hpp"
+#include "ridge/machine.hpp"
 #include "ridge/ridge.h"
 #include "support/isa_paths.hpp"
 
@@ -39,8 +40,9 @@ template <class SourceB>
 void sweep_packed(Isa isa) {
   const auto& kernels = gemm_detail::gemm_kernels<std::int32_t, std::int8_t, SourceB>(isa).kernels;
   ASSERT_EQ(kernels.direct, nullptr);
-  const int group = kernels.depth_group;  // int16 pairs, or int8 quads (AVX512_VNNI)
-  ASSERT_TRUE(group == 2 || group == 4) << group;
+  // int16 pairs, or int8 quads where AVX-512 has AVX512_VNNI.
+  const int group = kernels.depth_group;
+  ASSERT_EQ(group, isa == Isa::avx512 && Machine::current().isa.avx512_vnni ? 4 : 2);
   const int mr = kernels.mr, nr = kernels.nr;
   const gemm_detail::BlockSizes small{2 * mr, 4, 3 * nr, 0};
   const std::set<int> ms = {1, mr - 1, mr, mr + 1, 2 * mr + 3, 5 * mr + 3};
