@@ -16,8 +16,11 @@
 #include <vector>
 
 #include "gemm/dispatch.hpp"
+#include "gemm/loops.hpp"
 #include "ridge/machine.hpp"
 #include "ridge/ridge.h"
+#include "simd/generic.hpp"
+#include "simd/generic_int16_pairs.hpp"
 #include "support/isa_paths.hpp"
 
 namespace ridge::test {
@@ -33,16 +36,16 @@ std::vector<S> random_bytes(std::size_t count, std::mt19937& rng) {
   return v;
 }
 
-// The packed path of each ISA on the internal problem (column-major C, A int8, B SourceB), with
-// blocks small enough that modest shapes cross MC, KC (in pairs of depths) and NC and their
-// remainders, against sum((A - a_zero)(B - b_zero)) in 64-bit integers.
 template <class SourceB>
-void sweep_packed(Isa isa) {
-  const auto& kernels = gemm_detail::gemm_kernels<std::int32_t, std::int8_t, SourceB>(isa).kernels;
+using Int8Kernels = gemm_detail::GemmKernels<std::int32_t, std::int8_t, SourceB>;
+
+// The packed path of a kernel set on the internal problem (column-major C, A int8, B SourceB),
+// with blocks small enough that modest shapes cross MC, KC (in pairs or quads of depths) and NC
+// and their remainders, against sum((A - a_zero)(B - b_zero)) in 64-bit integers.
+template <class SourceB>
+void sweep_packed(const Int8Kernels<SourceB>& kernels) {
   ASSERT_EQ(kernels.direct, nullptr);
-  // int16 pairs, or int8 quads where AVX-512 has AVX512_VNNI.
   const int group = kernels.depth_group;
-  ASSERT_EQ(group, isa == Isa::avx512 && Machine::current().isa.avx512_vnni ? 4 : 2);
   const int mr = kernels.mr, nr = kernels.nr;
   const gemm_detail::BlockSizes small{2 * mr, 4, 3 * nr, 0};
   const std::set<int> ms = {1, mr - 1, mr, mr + 1, 2 * mr + 3, 5 * mr + 3};
@@ -117,10 +120,69 @@ void sweep_one_column(Isa isa) {
 
 class GemmInt8Loops : public ::testing::TestWithParam<Isa> {};
 
+// The kernels each ISA path dispatches to: int16 pairs, or int8 quads where AVX-512 has
+// AVX512_VNNI.
+template <class SourceB>
+void sweep_packed(Isa isa) {
+  const Int8Kernels<SourceB>& kernels =
+      gemm_detail::gemm_kernels<std::int32_t, std::int8_t, SourceB>(isa).kernels;
+  ASSERT_EQ(kernels.depth_group, isa == Isa::avx512 && Machine::current().isa.avx512_vnni ? 4 : 2);
+  sweep_packed(kernels);
+}
+
 TEST_P(GemmInt8Loops, PackedPathIsExactAcrossEveryBlockBoundary) {
   RIDGE_SKIP_UNLESS_SUPPORTED(GetParam());
   sweep_packed<std::uint8_t>(GetParam());
   sweep_packed<std::int8_t>(GetParam());
+}
+
+// The loops on int8 quads (packing, zero-point correction) on any CPU: on portable traits that
+// do what VPDPBUSD does (simd/avx512_int8_quads.hpp), four lanes of 32 bits.
+struct PortableInt8Quads : simd::GenericInt32 {
+  using Out = simd::GenericInt32;
+  using Float = simd::Generic<float>;
+  static constexpr int depth_group = 4;
+  // The byte t of a lane, as unsigned or signed.
+  static std::int32_t unsigned_byte(std::int32_t lane, int t) {
+    return static_cast<std::uint8_t>(static_cast<std::uint32_t>(lane) >> (8 * t));
+  }
+  static std::int32_t signed_byte(std::int32_t lane, int t) {
+    return static_cast<std::int8_t>(static_cast<std::uint32_t>(lane) >> (8 * t));
+  }
+  // c + the four products of b's unsigned bytes by a's signed ones, modulo 2^32.
+  static reg fma(reg a, reg b, reg c) {
+    for (int i = 0; i < width; ++i) {
+      std::int32_t sum = 0;
+      for (int t = 0; t < 4; ++t) sum += unsigned_byte(b.v[i], t) * signed_byte(a.v[i], t);
+      c.v[i] = wrap(unsigned_of(c.v[i]) + unsigned_of(sum));
+    }
+    return c;
+  }
+  static reg add_signed_quads(reg acc, reg quads) {
+    for (int i = 0; i < width; ++i) {
+      std::int32_t sum = 0;
+      for (int t = 0; t < 4; ++t) sum += signed_byte(quads.v[i], t);
+      acc.v[i] = wrap(unsigned_of(acc.v[i]) + unsigned_of(sum));
+    }
+    return acc;
+  }
+  static void store_quad_rows(const std::int8_t* column, std::int64_t cs, std::int32_t* dst) {
+    for (int i = 0; i < 16; ++i) {
+      std::uint32_t slot = 0;
+      for (int t = 0; t < 4; ++t)
+        slot |= static_cast<std::uint32_t>(static_cast<std::uint8_t>(column[i + t * cs])) << (8 * t);
+      dst[i] = static_cast<std::int32_t>(slot);
+    }
+  }
+};
+// Four vectors of rows (16, as the quads' packing takes them at once) by 6 columns.
+constexpr kernels::TileShape kPortableQuadTiles{4, 6, 3, 4};
+
+TEST(GemmInt8, QuadLoopsAreExactOnPortableTraits) {
+  sweep_packed(gemm_detail::make_gemm_kernels<PortableInt8Quads, kPortableQuadTiles, std::int8_t,
+                                              std::uint8_t>());
+  sweep_packed(gemm_detail::make_gemm_kernels<PortableInt8Quads, kPortableQuadTiles, std::int8_t,
+                                              std::int8_t>());
 }
 
 TEST_P(GemmInt8Loops, OneColumnIsExactAcrossRowBlocks) {
