@@ -40,8 +40,10 @@ GemmKernels<T, SourceA, SourceB> isa_kernels(Isa isa) {
           if (Machine::current().isa.avx512_vnni) {
             // The quads' packed path, with AVX2's pairs for one column (which streams the
             // weights once at a byte an element either way).
-            GemmKernels<T, SourceA, SourceB> k = avx512_vnni::gemm_kernels(T{}, SourceA{}, SourceB{});
-            const GemmKernels<T, SourceA, SourceB> pairs = avx2::gemm_kernels(T{}, SourceA{}, SourceB{});
+            GemmKernels<T, SourceA, SourceB> k =
+                avx512_vnni::gemm_kernels(T{}, SourceA{}, SourceB{});
+            const GemmKernels<T, SourceA, SourceB> pairs =
+                avx2::gemm_kernels(T{}, SourceA{}, SourceB{});
             k.one_column = pairs.one_column;
             k.one_column_rows = pairs.one_column_rows;
             return k;

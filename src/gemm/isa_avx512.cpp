@@ -16,8 +16,8 @@ gemm_detail::GemmKernels<double> gemm_kernels(double) {
 // the avx512_bf16 unit's pairs).
 gemm_detail::GemmKernels<float, std::uint16_t, std::uint16_t> gemm_kernels(float, std::uint16_t,
                                                                            std::uint16_t) {
-  return gemm_detail::make_gemm_kernels<simd::Avx512<float>, kernels::kAvx512Tiles,
-                                        std::uint16_t, std::uint16_t>();
+  return gemm_detail::make_gemm_kernels<simd::Avx512<float>, kernels::kAvx512Tiles, std::uint16_t,
+                                        std::uint16_t>();
 }
 
 }  // namespace ridge::avx512

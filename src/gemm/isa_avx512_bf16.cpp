@@ -9,8 +9,8 @@ namespace ridge::avx512_bf16 {
 
 gemm_detail::GemmKernels<float, std::uint16_t, std::uint16_t> gemm_kernels(float, std::uint16_t,
                                                                            std::uint16_t) {
-  return gemm_detail::make_gemm_kernels<simd::Avx512Bf16Pairs, kernels::kAvx512Tiles,
-                                        std::uint16_t, std::uint16_t>();
+  return gemm_detail::make_gemm_kernels<simd::Avx512Bf16Pairs, kernels::kAvx512Tiles, std::uint16_t,
+                                        std::uint16_t>();
 }
 
 }  // namespace ridge::avx512_bf16

@@ -9,14 +9,14 @@ namespace ridge::avx512_vnni {
 gemm_detail::GemmKernels<std::int32_t, std::int8_t, std::uint8_t> gemm_kernels(std::int32_t,
                                                                                std::int8_t,
                                                                                std::uint8_t) {
-  return gemm_detail::make_gemm_kernels<simd::Avx512Int8Quads, kernels::kAvx512Tiles,
-                                        std::int8_t, std::uint8_t>();
+  return gemm_detail::make_gemm_kernels<simd::Avx512Int8Quads, kernels::kAvx512Tiles, std::int8_t,
+                                        std::uint8_t>();
 }
 gemm_detail::GemmKernels<std::int32_t, std::int8_t, std::int8_t> gemm_kernels(std::int32_t,
                                                                               std::int8_t,
                                                                               std::int8_t) {
-  return gemm_detail::make_gemm_kernels<simd::Avx512Int8Quads, kernels::kAvx512Tiles,
-                                        std::int8_t, std::int8_t>();
+  return gemm_detail::make_gemm_kernels<simd::Avx512Int8Quads, kernels::kAvx512Tiles, std::int8_t,
+                                        std::int8_t>();
 }
 
 }  // namespace ridge::avx512_vnni

@@ -137,7 +137,7 @@ struct Loops {
     if (epilogue == nullptr) return;
     if constexpr (std::is_same_v<T, float>) {
       kernels::apply_epilogue<typename kernels::OutTraits<V>::type>(*epilogue, c.data, c.rows,
-                                                                     c.cols);
+                                                                    c.cols);
     } else if constexpr (std::is_same_v<T, std::int32_t>) {
       kernels::apply_epilogue<typename V::Float>(*epilogue, c.data, c.rows, c.cols);
     }
@@ -229,8 +229,7 @@ struct Loops {
     } else if constexpr (kQuads) {
       const std::int64_t p0 = s0 * kDepthGroup;
       kernels::pack_quads_b<NR>(std::min(steps * kDepthGroup, p.k - p0), n,
-                                p.b + p0 * p.b_rs + j0 * p.b_cs, p.b_rs, p.b_cs, dst,
-                                column_sums);
+                                p.b + p0 * p.b_rs + j0 * p.b_cs, p.b_rs, p.b_cs, dst, column_sums);
     } else {
       const std::int64_t p0 = s0 * kDepthGroup;
       kernels::pack_pairs_b<NR>(std::min(steps * kDepthGroup, p.k - p0), n,

@@ -178,9 +178,8 @@ class QuadCorrection {
         const int lanes = static_cast<int>(std::min<std::int64_t>(W, m - i));
         const typename V::reg row =
             row_terms() ? Out::load_partial(rows_ + i0 + i, lanes) : Out::zero();
-        Out::store_partial(cj + i,
-                           Out::add(Out::load_partial(cj + i, lanes), Out::add(row, column)),
-                           lanes);
+        Out::store_partial(
+            cj + i, Out::add(Out::load_partial(cj + i, lanes), Out::add(row, column)), lanes);
       }
     }
   }

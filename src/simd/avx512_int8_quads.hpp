@@ -70,9 +70,9 @@ struct Avx512Int8Quads : Avx512Int32 {
     const __m128i c2 = load16(column + 2 * cs), c3 = load16(column + 3 * cs);
     const __m128i low01 = _mm_unpacklo_epi8(c0, c1), high01 = _mm_unpackhi_epi8(c0, c1);
     const __m128i low23 = _mm_unpacklo_epi8(c2, c3), high23 = _mm_unpackhi_epi8(c2, c3);
-    store16(dst, _mm_unpacklo_epi16(low01, low23));       // rows 0-3
-    store16(dst + 4, _mm_unpackhi_epi16(low01, low23));   // rows 4-7
-    store16(dst + 8, _mm_unpacklo_epi16(high01, high23));  // rows 8-11
+    store16(dst, _mm_unpacklo_epi16(low01, low23));         // rows 0-3
+    store16(dst + 4, _mm_unpackhi_epi16(low01, low23));     // rows 4-7
+    store16(dst + 8, _mm_unpacklo_epi16(high01, high23));   // rows 8-11
     store16(dst + 12, _mm_unpackhi_epi16(high01, high23));  // rows 12-15
   }
 

@@ -170,7 +170,8 @@ struct PortableInt8Quads : simd::GenericInt32 {
     for (int i = 0; i < 16; ++i) {
       std::uint32_t slot = 0;
       for (int t = 0; t < 4; ++t)
-        slot |= static_cast<std::uint32_t>(static_cast<std::uint8_t>(column[i + t * cs])) << (8 * t);
+        slot |= static_cast<std::uint32_t>(static_cast<std::uint8_t>(column[i + t * cs]))
+                << (8 * t);
       dst[i] = static_cast<std::int32_t>(slot);
     }
   }
