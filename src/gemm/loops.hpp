@@ -280,8 +280,8 @@ struct Loops {
       for (std::int64_t pc = 0; pc < steps; pc += depth) {
         const std::int64_t kc = std::min(depth, steps - pc);
         const T beta = pc == 0 ? p.beta : T(1);
-        const kernels::Epilogue* epilogue = pc + kc == steps ? p.epilogue : nullptr;
         const bool last_slice = pc + kc == steps;
+        const kernels::Epilogue* epilogue = last_slice ? p.epilogue : nullptr;
         std::int64_t full_strips = 0;
         int n = 0;
         if constexpr (kQuads) {
