@@ -37,19 +37,16 @@ GemmKernels<T, SourceA, SourceB> isa_kernels(Isa isa) {
             return avx512_bf16::gemm_kernels(T{}, SourceA{}, SourceB{});
           return avx512::gemm_kernels(T{}, SourceA{}, SourceB{});
         } else {
-          if (Machine::current().isa.avx512_vnni) {
-            // The quads' packed path, with AVX2's pairs for one column (which streams the
-            // weights once at a byte an element either way).
-            GemmKernels<T, SourceA, SourceB> k =
-                avx512_vnni::gemm_kernels(T{}, SourceA{}, SourceB{});
-            const GemmKernels<T, SourceA, SourceB> pairs =
-                avx2::gemm_kernels(T{}, SourceA{}, SourceB{});
-            k.one_column = pairs.one_column;
-            k.one_column_rows = pairs.one_column_rows;
-            return k;
-          }
+          const GemmKernels<T, SourceA, SourceB> pairs =
+              avx512::gemm_kernels(T{}, SourceA{}, SourceB{});
+          if (!Machine::current().isa.avx512_vnni) return pairs;
+          // The quads' packed path, with the pairs for one column (which streams the weights
+          // once at a byte an element either way).
+          GemmKernels<T, SourceA, SourceB> k = avx512_vnni::gemm_kernels(T{}, SourceA{}, SourceB{});
+          k.one_column = pairs.one_column;
+          k.one_column_rows = pairs.one_column_rows;
+          return k;
         }
-        return avx2::gemm_kernels(T{}, SourceA{}, SourceB{});
       case Isa::avx2:
         return avx2::gemm_kernels(T{}, SourceA{}, SourceB{});
 #endif

@@ -10,6 +10,16 @@
 
 namespace ridge::simd {
 
+// The 16-bit lanes of e and o interleaved, as the traits on pairs pack two depth steps:
+// out[0] = e[0], o[0], e[1], o[1], ... e[15], o[15]; out[1] the same from lane 16 on (VPERMT2W).
+inline void interleave_16(__m512i e, __m512i o, __m512i (&out)[2]) {
+  // Lane x of the result is lane low[x] of (e, o), whose lanes count e's 0-31 and o's 32-63.
+  const __m512i low = _mm512_set_epi16(47, 15, 46, 14, 45, 13, 44, 12, 43, 11, 42, 10, 41, 9, 40, 8,
+                                       39, 7, 38, 6, 37, 5, 36, 4, 35, 3, 34, 2, 33, 1, 32, 0);
+  out[0] = _mm512_permutex2var_epi16(e, low, o);
+  out[1] = _mm512_permutex2var_epi16(e, _mm512_add_epi16(low, _mm512_set1_epi16(16)), o);
+}
+
 template <class T>
 struct Avx512;
 

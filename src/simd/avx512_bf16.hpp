@@ -30,14 +30,10 @@ struct Avx512Bf16Pairs : Avx512<float> {
   // point is always 0 for bf16.
   static void pair_rows(const std::uint16_t* even, const std::uint16_t* odd, std::int32_t,
                         reg (&rows)[2]) {
-    const __m512i e = _mm512_loadu_si512(even), o = _mm512_loadu_si512(odd);
-    // The result's 16-bit lane x is lane low[x] of (e, o), whose lanes count e's 0-31 and o's
-    // 32-63: e[0], o[0], e[1], o[1], ... rows 0-15 in `low`, rows 16-31 in `high`.
-    const __m512i low = _mm512_set_epi16(47, 15, 46, 14, 45, 13, 44, 12, 43, 11, 42, 10, 41, 9, 40,
-                                         8, 39, 7, 38, 6, 37, 5, 36, 4, 35, 3, 34, 2, 33, 1, 32, 0);
-    const __m512i high = _mm512_add_epi16(low, _mm512_set1_epi16(16));
-    rows[0] = _mm512_castsi512_ps(_mm512_permutex2var_epi16(e, low, o));
-    rows[1] = _mm512_castsi512_ps(_mm512_permutex2var_epi16(e, high, o));
+    __m512i pairs[2];
+    interleave_16(_mm512_loadu_si512(even), _mm512_loadu_si512(odd), pairs);
+    rows[0] = _mm512_castsi512_ps(pairs[0]);
+    rows[1] = _mm512_castsi512_ps(pairs[1]);
   }
 
   // The pair at p (stored as 32 bits in a float-sized slot) in every lane.

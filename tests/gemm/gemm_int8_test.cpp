@@ -93,9 +93,8 @@ void sweep_packed(const Int8Kernels<SourceB>& kernels) {
 
 // The one-column kernel (a row of x W): rows around its steps and row blocks, odd depths.
 template <class SourceB>
-void sweep_one_column(Isa isa) {
-  const auto& kernels = gemm_detail::gemm_kernels<std::int32_t, std::int8_t, SourceB>(isa).kernels;
-  const std::int64_t step = 2 * kernels.width, row_block = 2 * step;
+void sweep_one_column(const Int8Kernels<SourceB>& kernels) {
+  const std::int64_t step = kernels.one_column_rows, row_block = 2 * step;
   std::mt19937 rng(8);
   int index = 0;
   for (std::int64_t m : {std::int64_t{1}, step - 1, step, step + 1, 2 * row_block + step + 3})
@@ -188,9 +187,28 @@ TEST(GemmInt8, QuadLoopsAreExactOnPortableTraits) {
 
 TEST_P(GemmInt8Loops, OneColumnIsExactAcrossRowBlocks) {
   RIDGE_SKIP_UNLESS_SUPPORTED(GetParam());
-  sweep_one_column<std::uint8_t>(GetParam());
-  sweep_one_column<std::int8_t>(GetParam());
+  sweep_one_column(
+      gemm_detail::gemm_kernels<std::int32_t, std::int8_t, std::uint8_t>(GetParam()).kernels);
+  sweep_one_column(
+      gemm_detail::gemm_kernels<std::int32_t, std::int8_t, std::int8_t>(GetParam()).kernels);
 }
+
+#if defined(__x86_64__)
+// AVX-512's int16 pairs by name (the packed path of AVX-512 CPUs without AVX512_VNNI, and the
+// one-column product of all), whichever the dispatch picks here.
+TEST(GemmInt8, Avx512PairKernelsAreExact) {
+  RIDGE_SKIP_UNLESS_SUPPORTED(Isa::avx512);
+  const Int8Kernels<std::uint8_t> u8 =
+      avx512::gemm_kernels(std::int32_t{}, std::int8_t{}, std::uint8_t{});
+  const Int8Kernels<std::int8_t> s8 =
+      avx512::gemm_kernels(std::int32_t{}, std::int8_t{}, std::int8_t{});
+  ASSERT_EQ(u8.depth_group, 2);
+  sweep_packed(u8);
+  sweep_packed(s8);
+  sweep_one_column(u8);
+  sweep_one_column(s8);
+}
+#endif
 
 INSTANTIATE_TEST_SUITE_P(Isa, GemmInt8Loops, ::testing::ValuesIn(kAllIsas), isa_test_name);
 
