@@ -161,7 +161,7 @@ class QuadCorrection {
     for (std::int64_t i = i0; i < i0 + m; ++i) rows_[i] = wrap(0u - b_zero_ * unwrap(rows_[i]));
   }
   void finish_columns(std::int64_t n) {
-    if (a_zero_ == 0) return;
+    if (!column_terms()) return;
     const std::uint32_t fixed = k_ * a_zero_ * b_zero_;
     for (std::int64_t j = 0; j < n; ++j) columns_[j] = wrap(fixed - a_zero_ * unwrap(columns_[j]));
   }

@@ -2,8 +2,8 @@
 // numbers (the first depth step in the lowest byte) in the micro-kernel's operands and one int32
 // in its accumulators and C. fma(a, b, c) adds the lane's four products of b's unsigned bytes by
 // a's signed ones to c's lane: VPDPBUSD, whose products (at most 255 x 128) and their sum are
-// exact, and whose addition into c wraps modulo 2^32 (VPDPBUSDS would saturate instead). One
-// instruction does the work of four VPMADDWD steps' worth of depth at twice the lanes of AVX2.
+// exact, and whose addition into c wraps modulo 2^32 (VPDPBUSDS would saturate instead): four
+// depth steps a lane in one instruction, where the int16 pairs take two instructions for two.
 // The GEMM micro-kernel on these traits runs over quads of the inner dimension: A packed
 // [k / 4][MR] (signed), B [k / 4][NR] (unsigned); the zero points are not in the operands but in
 // a correction from their sums (kernels/pack_quads.hpp).
