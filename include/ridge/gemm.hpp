@@ -167,36 +167,68 @@ RIDGE_API void gemm(float alpha, const MatrixView<const std::int8_t>& a, std::in
 // as inference multiplies activations by fixed weights: in the order this machine's kernels read
 // B, so that a product skips copying it. Each product is bit-identical to gemm() on the B it was
 // packed from, on the instruction-set path active when it was packed, which runs its products
-// whatever set_isa says later. Where op(B)'s columns are contiguous (op(B) = W^T with W stored
-// [N][K] row-major, the layout most frameworks keep weights in) the skinny products read B as
-// stored, in an order packing cannot keep: the packed form is then B's compact copy, on which
+// whatever set_isa says later. The element type it was packed for (element()) fixes the products
+// it takes: float B for float A (f32), bf16 B, or float B rounded to bf16 (to nearest even), for
+// bf16 A (bf16), int8 B with its zero point for uint8 or int8 A (s8); another product throws
+// std::invalid_argument. Where op(B)'s columns are contiguous (op(B) = W^T with W stored
+// [N][K] row-major, the layout most frameworks keep weights in), float products read B as
+// stored in an order packing cannot keep: the packed form is then B's compact copy, on which
 // products run as gemm() on B (on the active path), no faster. The copy is its own: B may
 // change or go once packed. Products only read a PackedMatrix, and may run on several threads
 // at once. Throws what gemm() would for a bad view (std::invalid_argument), std::bad_alloc if
 // the copy does not fit in memory.
 class PackedMatrix {
  public:
+  enum class Element { f32, bf16, s8 };
+
   RIDGE_API explicit PackedMatrix(const MatrixView<const float>& b);
+  // f32 as above, or bf16: b rounded to bf16, for bf16 products (s8 throws).
+  RIDGE_API PackedMatrix(const MatrixView<const float>& b, Element element);
+  RIDGE_API explicit PackedMatrix(const MatrixView<const bf16>& b);
+  // Products compute (A - a_zero)(B - zero).
+  RIDGE_API PackedMatrix(const MatrixView<const std::int8_t>& b, std::int8_t zero);
   RIDGE_API ~PackedMatrix();
   RIDGE_API PackedMatrix(PackedMatrix&&) noexcept;
   RIDGE_API PackedMatrix& operator=(PackedMatrix&&) noexcept;
 
   std::int64_t rows() const { return rows_; }  // K (0 once moved from)
   std::int64_t cols() const { return cols_; }  // N
+  Element element() const { return element_; }
 
   struct Storage;  // the packed copy and how it was packed (src/gemm/packed_matrix.cpp)
   const Storage* storage() const { return storage_.get(); }
 
  private:
+  template <class S>
+  void start(const MatrixView<const S>& b, Element element);
+
   std::int64_t rows_ = 0, cols_ = 0;
+  Element element_ = Element::f32;
   std::unique_ptr<Storage> storage_;
 };
 
 // C = alpha * op(A) * B + beta * C (and the epilogue) with B packed, C row-major. The checks
-// and exceptions of gemm, and std::invalid_argument for a column-major C or a moved-from B.
+// and exceptions of gemm, and std::invalid_argument for a column-major C, a moved-from B or one
+// packed for other products.
 RIDGE_API void gemm(float alpha, const MatrixView<const float>& a, const PackedMatrix& b,
                     float beta, const MatrixView<float>& c);
 RIDGE_API void gemm(float alpha, const MatrixView<const float>& a, const PackedMatrix& b,
                     float beta, const MatrixView<float>& c, const Epilogue& epilogue);
+// bf16 A by a B packed for bf16.
+RIDGE_API void gemm(float alpha, const MatrixView<const bf16>& a, const PackedMatrix& b, float beta,
+                    const MatrixView<float>& c, const Epilogue& epilogue = {});
+// The quantised products above with B packed for int8 (its zero point packed with it).
+RIDGE_API void gemm(float alpha, const MatrixView<const std::uint8_t>& a, std::uint8_t a_zero,
+                    const PackedMatrix& b, const MatrixView<float>& c,
+                    const Epilogue& epilogue = {});
+RIDGE_API void gemm(float alpha, const MatrixView<const std::int8_t>& a, std::int8_t a_zero,
+                    const PackedMatrix& b, const MatrixView<float>& c,
+                    const Epilogue& epilogue = {});
+RIDGE_API void gemm(float alpha, const MatrixView<const std::uint8_t>& a, std::uint8_t a_zero,
+                    const PackedMatrix& b, const MatrixView<bf16>& c,
+                    const Epilogue& epilogue = {});
+RIDGE_API void gemm(float alpha, const MatrixView<const std::int8_t>& a, std::int8_t a_zero,
+                    const PackedMatrix& b, const MatrixView<bf16>& c,
+                    const Epilogue& epilogue = {});
 
 }  // namespace ridge

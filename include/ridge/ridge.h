@@ -151,6 +151,19 @@ RIDGE_C_API int ridge_sgemm_packed(enum CBLAS_TRANSPOSE trans_a, int64_t m, int6
                                    float alpha, const float* a, int64_t lda,
                                    const ridge_packed_matrix* b, float beta, float* c,
                                    int64_t ldc);
+/* The same for bf16 products: op(B) of bf16 bit patterns (uint16_t, as cblas_sbgemm's), or of
+ * floats rounded to bf16 (to nearest even), packed as ridge_sgemm_pack_b packs; then C (float) =
+ * alpha op(A) B + beta C with A of bf16 bit patterns, bit-identical to cblas_sbgemm's row-major
+ * product on the B it was packed from. The arguments and returns of ridge_sgemm_pack_b and
+ * ridge_sgemm_packed, and RIDGE_ERROR_BAD_ARGUMENT for a B packed for other products. */
+RIDGE_C_API int ridge_sbgemm_pack_b(enum CBLAS_TRANSPOSE trans_b, int64_t k, int64_t n,
+                                    const uint16_t* b, int64_t ldb, ridge_packed_matrix** packed);
+RIDGE_C_API int ridge_sbgemm_pack_b_f32(enum CBLAS_TRANSPOSE trans_b, int64_t k, int64_t n,
+                                        const float* b, int64_t ldb, ridge_packed_matrix** packed);
+RIDGE_C_API int ridge_sbgemm_packed(enum CBLAS_TRANSPOSE trans_a, int64_t m, int64_t n, int64_t k,
+                                    float alpha, const uint16_t* a, int64_t lda,
+                                    const ridge_packed_matrix* b, float beta, float* c,
+                                    int64_t ldc);
 /* Frees a packed B; null is ignored. */
 RIDGE_C_API void ridge_packed_matrix_destroy(ridge_packed_matrix* packed);
 
@@ -173,6 +186,22 @@ RIDGE_C_API int ridge_gemm_s8s8s32(char transa, char transb, char offsetc, int64
                                    int64_t k, float alpha, const int8_t* a, int64_t lda, int8_t ao,
                                    const int8_t* b, int64_t ldb, int8_t bo, float beta, int32_t* c,
                                    int64_t ldc, const int32_t* co);
+/* The int8 B (op(B) k x n, stored row-major, n x k where transb is 'T' or 't') and its zero
+ * point bo packed once (freed by ridge_packed_matrix_destroy) for the same products with other A:
+ * each the result of ridge_gemm_u8s8s32 / ridge_gemm_s8s8s32 on that B and bo, exactly, without
+ * copying B. Returns as ridge_sgemm_pack_b; the products return as ridge_gemm_u8s8s32, and
+ * RIDGE_ERROR_BAD_ARGUMENT for a B packed for other products, RIDGE_ERROR_BAD_SIZE for k or n
+ * not the packed B's. */
+RIDGE_C_API int ridge_gemm_s8_pack_b(char transb, int64_t k, int64_t n, const int8_t* b,
+                                     int64_t ldb, int8_t bo, ridge_packed_matrix** packed);
+RIDGE_C_API int ridge_gemm_u8s8s32_packed(char transa, char offsetc, int64_t m, int64_t n,
+                                          int64_t k, float alpha, const uint8_t* a, int64_t lda,
+                                          uint8_t ao, const ridge_packed_matrix* b, float beta,
+                                          int32_t* c, int64_t ldc, const int32_t* co);
+RIDGE_C_API int ridge_gemm_s8s8s32_packed(char transa, char offsetc, int64_t m, int64_t n,
+                                          int64_t k, float alpha, const int8_t* a, int64_t lda,
+                                          int8_t ao, const ridge_packed_matrix* b, float beta,
+                                          int32_t* c, int64_t ldc, const int32_t* co);
 
 /* The CBLAS error handler: prints which parameter of which routine was wrong to stderr. A weak
  * symbol, so a program may define its own. As in the reference CBLAS, a bad argument of a

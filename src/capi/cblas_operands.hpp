@@ -15,8 +15,9 @@ inline bool valid_transpose(CBLAS_TRANSPOSE t) {
 }
 
 // The stored matrix behind op(X) (rows x cols after op), with leading dimension ld.
-inline MatrixView<const float> operand(const float* data, CBLAS_TRANSPOSE t, std::int64_t rows,
-                                       std::int64_t cols, std::int64_t ld, Layout layout) {
+template <class T>
+MatrixView<const T> operand(const T* data, CBLAS_TRANSPOSE t, std::int64_t rows, std::int64_t cols,
+                            std::int64_t ld, Layout layout) {
   const bool transposed = t != CblasNoTrans;  // on real data ConjTrans is Trans
   return {data,
           transposed ? cols : rows,

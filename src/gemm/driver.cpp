@@ -549,7 +549,8 @@ void run_prepacked(const GemmProblem<T>& p, const PrepackedA& a) {
   run_in_blocks(
       q, threads, loops.mr, loops.nr,
       [&](const GemmProblem<T>& block) -> std::size_t {
-        return prepacked_workspace<T>(block.n, p.k, depth, blocks, loops.mr, loops.nr, b_in_place)
+        return prepacked_workspace<T>(block.m, block.n, p.k, depth, blocks, loops.mr, loops.nr,
+                                      b_in_place)
             .bytes();
       },
       [&](const GemmProblem<T>& block, std::byte* work) {
@@ -558,6 +559,20 @@ void run_prepacked(const GemmProblem<T>& p, const PrepackedA& a) {
 }
 
 namespace {
+
+// The packed path's options for operands stored narrower than the micro-kernel reads them: bf16
+// widened copies A ahead where float does (Loops::kCopiesAhead); pairs (bf16 on AVX512_BF16,
+// int8) are packed block by block. Reads A's strides, never its elements or address.
+template <class T, class SourceA, class SourceB>
+PackedOptions widened_options(const GemmProblem<T, SourceA, SourceB>& p,
+                              const TypedKernels<T, SourceA, SourceB>& table) {
+  const bool copy_ahead =
+      std::is_same_v<SourceA, std::uint16_t> && table.kernels.depth_group == 1 &&
+      copies_ahead(
+          p, table.kernels.nr,
+          kernels::streams_from_memory(p.m * p.k * std::int64_t{sizeof(SourceA)}, table.caches));
+  return {copy_ahead, table.fma_chains};
+}
 
 // Operands stored narrower than the micro-kernel reads them (bf16, int8): the packed path, whose
 // packing widens them.
@@ -569,20 +584,13 @@ void run_widened(const GemmProblem<T, SourceA, SourceB>& p) {
   const TypedKernels<T, SourceA, SourceB>& table = gemm_kernels<T, SourceA, SourceB>(isa);
   const GemmKernels<T, SourceA, SourceB>& loops = table.kernels;
   const std::int64_t steps = ceil_div(p.k, loops.depth_group);
-  // bf16 widened copies A ahead where float does (Loops::kCopiesAhead); pairs (bf16 on
-  // AVX512_BF16, int8) are packed block by block.
-  const bool copy_ahead =
-      std::is_same_v<SourceA, std::uint16_t> && loops.depth_group == 1 &&
-      copies_ahead(
-          p, loops.nr,
-          kernels::streams_from_memory(p.m * p.k * std::int64_t{sizeof(SourceA)}, table.caches));
-  const PackedOptions options{copy_ahead, table.fma_chains};
+  const PackedOptions options = widened_options(p, table);
   using Problem = GemmProblem<T, SourceA, SourceB>;
   run_in_blocks(
       p, thread_count(p.m * p.n * steps), loops.width, loops.nr,
       [&](const Problem& block) -> std::size_t {
         return packed_workspace<T>(block.m, block.n, steps, table.blocks, loops.mr, loops.nr,
-                                   copy_ahead, loops.depth_group == 4)
+                                   options.copy_ahead, loops.depth_group == 4)
             .bytes();
       },
       [&](const Problem& block, std::byte* work) {
@@ -643,11 +651,86 @@ void run(const GemmProblem<std::int32_t, std::int8_t, SourceB>& p) {
       });
 }
 
+// bf16 and int8 on an A packed beforehand: the unpacked call's route and slice depth (run()
+// above), on A's panels. bf16's one column against a column-contiguous A, which run() sweeps,
+// is the panels' column product, to the bit; int8's sums are exact in any order, so its one
+// column runs the tiles.
+template <class T, class SourceA, class SourceB>
+void run_prepacked_narrow(const GemmProblem<T, SourceA, SourceB>& p, const PrepackedA& a) {
+  if (p.m == 0 || p.n == 0) return;
+  const Isa isa = a.isa;
+  if (run_without_product(p, isa)) return;
+  const TypedKernels<T, SourceA, SourceB>& table = gemm_kernels<T, SourceA, SourceB>(isa);
+  const GemmKernels<T, SourceA, SourceB>& loops = table.kernels;
+  const std::int64_t steps = ceil_div(p.k, loops.depth_group);
+  // The strides A was packed from, for the route; then A as Loops::prepacked reads it.
+  GemmProblem<T, SourceA, SourceB> unpacked = p;
+  unpacked.a_rs = a.rs;
+  unpacked.a_cs = a.cs;
+  using Prepacked = GemmProblem<T, T, SourceB>;
+  Prepacked q;
+  q.m = p.m;
+  q.n = p.n;
+  q.k = p.k;
+  q.alpha = p.alpha;
+  q.a = static_cast<const T*>(a.panels);
+  q.a_rs = prepacked_panel_steps(p.k, loops.depth_group);
+  q.a_cs = loops.mr;
+  q.b = p.b;
+  q.b_rs = p.b_rs;
+  q.b_cs = p.b_cs;
+  q.beta = p.beta;
+  q.c = p.c;
+  q.ldc = p.ldc;
+  q.epilogue = p.epilogue;
+  q.a_zero = p.a_zero;
+  q.b_zero = p.b_zero;
+  const int threads = thread_count(p.m * p.n * steps);
+  if constexpr (std::is_same_v<T, float>) {
+    if (p.n == 1 && a.rs == 1) {
+      run_in_blocks(
+          q, threads, loops.mr, 1, [](const Prepacked&) -> std::size_t { return 0; },
+          [&](const Prepacked& block, std::byte*) {
+            loops.prepacked_column(block);
+            apply_epilogue(block, isa);
+          });
+      return;
+    }
+  }
+  const PackedOptions options = widened_options(unpacked, table);
+  const std::int64_t depth =
+      packed_plan(steps, table.blocks, loops.mr, loops.nr, options.copy_ahead).depth;
+  const bool sums = loops.depth_group == 4;
+  run_in_blocks(
+      q, threads, loops.mr, loops.nr,
+      [&](const Prepacked& block) -> std::size_t {
+        return prepacked_workspace<T>(block.m, block.n, steps, depth, table.blocks, loops.mr,
+                                      loops.nr, false, sums)
+            .bytes();
+      },
+      [&](const Prepacked& block, std::byte* work) {
+        loops.prepacked(block, depth, table.blocks, options.fma_chains, false, work);
+      });
+}
+
+void run_prepacked(const GemmProblem<float, std::uint16_t, std::uint16_t>& p, const PrepackedA& a) {
+  run_prepacked_narrow(p, a);
+}
+
+template <class SourceB>
+void run_prepacked(const GemmProblem<std::int32_t, std::int8_t, SourceB>& p, const PrepackedA& a) {
+  run_prepacked_narrow(p, a);
+}
+
 template void run<float>(const GemmProblem<float>&);
 template void run<double>(const GemmProblem<double>&);
 template void run_prepacked<float>(const GemmProblem<float>&, const PrepackedA&);
 template void run_prepacked<double>(const GemmProblem<double>&, const PrepackedA&);
 template void run(const GemmProblem<std::int32_t, std::int8_t, std::uint8_t>&);
 template void run(const GemmProblem<std::int32_t, std::int8_t, std::int8_t>&);
+template void run_prepacked(const GemmProblem<std::int32_t, std::int8_t, std::uint8_t>&,
+                            const PrepackedA&);
+template void run_prepacked(const GemmProblem<std::int32_t, std::int8_t, std::int8_t>&,
+                            const PrepackedA&);
 
 }  // namespace ridge::gemm_detail

@@ -44,6 +44,55 @@ template <class SA, class SB, class T>
           std::to_string(b.op_rows()) + " rows");
 }
 
+// The products a PackedMatrix of each element type takes: A of float, bf16 or 8-bit integers.
+template <class SA>
+constexpr PackedMatrix::Element packed_element() {
+  if constexpr (std::is_same_v<SA, float>) return PackedMatrix::Element::f32;
+  if constexpr (std::is_same_v<SA, bf16>) return PackedMatrix::Element::bf16;
+  return PackedMatrix::Element::s8;
+}
+const char* element_name(PackedMatrix::Element e) {
+  switch (e) {
+    case PackedMatrix::Element::f32:
+      return "f32";
+    case PackedMatrix::Element::bf16:
+      return "bf16";
+    default:
+      return "int8";
+  }
+}
+
+// The same for a product with B packed, C row-major.
+template <class SA, class T>
+[[noreturn, gnu::cold, gnu::noinline]] void report_invalid(const MatrixView<const SA>& a,
+                                                           const PackedMatrix& b,
+                                                           const MatrixView<T>& c) {
+  runtime::check_view(kFunction, "a", a);
+  runtime::check_view(kFunction, "c", c);
+  if (b.storage() == nullptr) invalid("b is a moved-from PackedMatrix");
+  if (b.element() != packed_element<SA>())
+    invalid(std::string("b was packed for ") + element_name(b.element()) + " products, a is " +
+            element_name(packed_element<SA>()));
+  if (c.trans != Transpose::none) invalid("c must not be transposed");
+  if (c.layout != Layout::row_major) invalid("c must be row-major to multiply by a packed b");
+  if (a.op_rows() != c.rows)
+    invalid("op(a) has " + std::to_string(a.op_rows()) + " rows but c has " +
+            std::to_string(c.rows));
+  if (b.cols() != c.cols)
+    invalid("b has " + std::to_string(b.cols()) + " columns but c has " + std::to_string(c.cols));
+  invalid("op(a) has " + std::to_string(a.op_cols()) + " columns but b has " +
+          std::to_string(b.rows()) + " rows");
+}
+
+template <class SA, class T>
+void check_packed(const MatrixView<const SA>& a, const PackedMatrix& b, const MatrixView<T>& c) {
+  if (!runtime::view_valid(a) || !runtime::view_valid(c) || b.storage() == nullptr ||
+      b.element() != packed_element<SA>() || c.trans != Transpose::none ||
+      c.layout != Layout::row_major || a.op_rows() != c.rows || b.cols() != c.cols ||
+      a.op_cols() != b.rows())
+    report_invalid(a, b, c);
+}
+
 // Element strides (along op(X)'s rows, along its columns) of a view.
 template <class T>
 void strides(const MatrixView<T>& v, std::int64_t& rs, std::int64_t& cs) {
@@ -140,9 +189,9 @@ struct Destination {
   kernels::Epilogue epilogue;
 };
 
-template <class SA, class SB>
-Destination destination(const MatrixView<const SA>& a, const MatrixView<const SB>& b,
-                        const MatrixView<float>& c, const Epilogue& e) {
+template <class SA, class B>
+Destination destination(const MatrixView<const SA>& a, const B& b, const MatrixView<float>& c,
+                        const Epilogue& e) {
   if (!runtime::view_valid(c)) report_invalid(a, b, c);
   Destination d;
   d.sums = c;
@@ -150,9 +199,9 @@ Destination destination(const MatrixView<const SA>& a, const MatrixView<const SB
   return d;
 }
 
-template <class SA, class SB>
-Destination destination(const MatrixView<const SA>& a, const MatrixView<const SB>& b,
-                        const MatrixView<bf16>& c, const Epilogue& e) {
+template <class SA, class B>
+Destination destination(const MatrixView<const SA>& a, const B& b, const MatrixView<bf16>& c,
+                        const Epilogue& e) {
   if (!runtime::view_valid(c) || c.trans != Transpose::none) report_invalid(a, b, c);
   Destination d;
   const std::int64_t extent = c.layout == Layout::row_major ? c.cols : c.rows;
@@ -168,9 +217,31 @@ Destination destination(const MatrixView<const SA>& a, const MatrixView<const SB
   return d;
 }
 
-// The quantised product into `to`: the int32 sums in its float storage, which the epilogue
-// dequantises block by block. C row-major is solved as its transpose, C^T = op(B)^T op(A)^T, the
-// internal problem whose A is the int8 B.
+// The quantised product's internal problem on `to`, but for its A (the int8 B): the int32 sums
+// in its float storage, which the epilogue dequantises block by block. C row-major is solved as
+// its transpose, C^T = op(B)^T op(A)^T, the internal problem whose A is the int8 B.
+template <class SourceA>
+kernels::GemmProblem<std::int32_t, std::int8_t, SourceA> quantised_problem(
+    float alpha, const MatrixView<const SourceA>& a, SourceA a_zero, Destination& to) {
+  const MatrixView<float>& c = to.sums;
+  std::int64_t a_rs, a_cs;
+  strides(a, a_rs, a_cs);
+  kernels::GemmProblem<std::int32_t, std::int8_t, SourceA> p;
+  p.m = c.cols;
+  p.n = c.rows;
+  p.k = a.op_cols();
+  p.b = a.data;
+  p.b_rs = a_cs;
+  p.b_cs = a_rs;
+  p.b_zero = a_zero;
+  static_assert(sizeof(std::int32_t) == sizeof(float));
+  p.c = reinterpret_cast<std::int32_t*>(c.data);
+  p.ldc = c.ld;
+  to.epilogue.scale = alpha;
+  p.epilogue = &to.epilogue;
+  return p;
+}
+
 template <class SourceA>
 void gemm_quantised(float alpha, const MatrixView<const SourceA>& a, SourceA a_zero,
                     const MatrixView<const std::int8_t>& b, std::int8_t b_zero, Destination to) {
@@ -179,47 +250,31 @@ void gemm_quantised(float alpha, const MatrixView<const SourceA>& a, SourceA a_z
       a.op_rows() != c.rows || b.op_cols() != c.cols || a.op_cols() != b.op_rows())
     report_invalid(a, b, c);
   if (c.layout != Layout::row_major) invalid("c must be row-major for an int8 product");
-  std::int64_t a_rs, a_cs, b_rs, b_cs;
-  strides(a, a_rs, a_cs);
+  auto p = quantised_problem(alpha, a, a_zero, to);
+  std::int64_t b_rs, b_cs;
   strides(b, b_rs, b_cs);
-  kernels::GemmProblem<std::int32_t, std::int8_t, SourceA> p;
-  p.m = c.cols;
-  p.n = c.rows;
-  p.k = a.op_cols();
   p.a = b.data;
   p.a_rs = b_cs;
   p.a_cs = b_rs;
   p.a_zero = b_zero;
-  p.b = a.data;
-  p.b_rs = a_cs;
-  p.b_cs = a_rs;
-  p.b_zero = a_zero;
-  // The sums share the float storage they are dequantised into (kernels::apply_epilogue).
-  static_assert(sizeof(std::int32_t) == sizeof(float));
-  p.c = reinterpret_cast<std::int32_t*>(c.data);
-  p.ldc = c.ld;
-  to.epilogue.scale = alpha;
-  p.epilogue = &to.epilogue;
   gemm_detail::run(p);
+}
+
+// The same with B packed for int8.
+template <class SourceA>
+void gemm_quantised(float alpha, const MatrixView<const SourceA>& a, SourceA a_zero,
+                    const PackedMatrix& b, Destination to) {
+  check_packed(a, b, to.sums);
+  auto p = quantised_problem(alpha, a, a_zero, to);
+  p.a_zero = b.storage()->zero;
+  gemm_detail::run_prepacked(p, b.storage()->prepacked);
 }
 
 // The product with B packed (PackedMatrix): the internal problem of gemm_impl, its A the
 // packed copy.
 void gemm_packed(float alpha, const MatrixView<const float>& a, const PackedMatrix& b, float beta,
                  const MatrixView<float>& c, const kernels::Epilogue* epilogue = nullptr) {
-  runtime::check_view(kFunction, "a", a);
-  runtime::check_view(kFunction, "c", c);
-  if (b.storage() == nullptr) invalid("b is a moved-from PackedMatrix");
-  if (c.trans != Transpose::none) invalid("c must not be transposed");
-  if (c.layout != Layout::row_major) invalid("c must be row-major to multiply by a packed b");
-  if (a.op_rows() != c.rows)
-    invalid("op(a) has " + std::to_string(a.op_rows()) + " rows but c has " +
-            std::to_string(c.rows));
-  if (b.cols() != c.cols)
-    invalid("b has " + std::to_string(b.cols()) + " columns but c has " + std::to_string(c.cols));
-  if (a.op_cols() != b.rows())
-    invalid("op(a) has " + std::to_string(a.op_cols()) + " columns but b has " +
-            std::to_string(b.rows()) + " rows");
+  check_packed(a, b, c);
   const PackedMatrix::Storage& packed = *b.storage();
   std::int64_t a_rs, a_cs;
   strides(a, a_rs, a_cs);
@@ -229,7 +284,7 @@ void gemm_packed(float alpha, const MatrixView<const float>& a, const PackedMatr
   if (packed.panels) {
     gemm_detail::run_prepacked(p, packed.prepacked);
   } else {  // B^T's rows, K apart
-    p.a = packed.data.get();
+    p.a = reinterpret_cast<const float*>(packed.data.get());
     p.a_rs = p.k;
     p.a_cs = 1;
     gemm_detail::run(p);
@@ -253,6 +308,41 @@ void gemm(float alpha, const MatrixView<const float>& a, const PackedMatrix& b, 
   runtime::check_view(kFunction, "c", c);  // named before the epilogue's checks
   const kernels::Epilogue internal = internal_epilogue(epilogue, c);
   gemm_packed(alpha, a, b, beta, c, internal.count > 0 ? &internal : nullptr);
+}
+
+void gemm(float alpha, const MatrixView<const bf16>& a, const PackedMatrix& b, float beta,
+          const MatrixView<float>& c, const Epilogue& epilogue) {
+  check_packed(a, b, c);
+  const kernels::Epilogue internal = internal_epilogue(epilogue, c);
+  std::int64_t a_rs, a_cs;
+  strides(a, a_rs, a_cs);
+  auto p = kernels::GemmProblem<float, std::uint16_t, std::uint16_t>::from_strides(
+      c.rows, c.cols, a.op_cols(), alpha, reinterpret_cast<const std::uint16_t*>(a.data), a_rs,
+      a_cs, nullptr, 0, 0, beta, c.data, c.ld, 1);
+  p.epilogue = internal.count > 0 ? &internal : nullptr;
+  gemm_detail::run_prepacked(p, b.storage()->prepacked);
+}
+
+void gemm(float alpha, const MatrixView<const std::uint8_t>& a, std::uint8_t a_zero,
+          const PackedMatrix& b, const MatrixView<float>& c, const Epilogue& epilogue) {
+  gemm_quantised(alpha, a, a_zero, b, destination(a, b, c, epilogue));
+}
+
+void gemm(float alpha, const MatrixView<const std::int8_t>& a, std::int8_t a_zero,
+          const PackedMatrix& b, const MatrixView<float>& c, const Epilogue& epilogue) {
+  gemm_quantised(alpha, a, a_zero, b, destination(a, b, c, epilogue));
+}
+
+void gemm(float alpha, const MatrixView<const std::uint8_t>& a, std::uint8_t a_zero,
+          const PackedMatrix& b, const MatrixView<bf16>& c, const Epilogue& epilogue) {
+  check_packed(a, b, c);
+  gemm_quantised(alpha, a, a_zero, b, destination(a, b, c, epilogue));
+}
+
+void gemm(float alpha, const MatrixView<const std::int8_t>& a, std::int8_t a_zero,
+          const PackedMatrix& b, const MatrixView<bf16>& c, const Epilogue& epilogue) {
+  check_packed(a, b, c);
+  gemm_quantised(alpha, a, a_zero, b, destination(a, b, c, epilogue));
 }
 
 void gemm(float alpha, const MatrixView<const float>& a, const MatrixView<const float>& b,

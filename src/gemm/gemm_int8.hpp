@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include "gemm/driver.hpp"
+
 namespace ridge::gemm_detail {
 
 // How the offset co applies to C (oneDNN's offsetc).
@@ -29,5 +31,21 @@ extern template void gemm_int8(bool, bool, IntOffset, std::int64_t, std::int64_t
                                float, const std::int8_t*, std::int64_t, std::int8_t,
                                const std::int8_t*, std::int64_t, std::int8_t, float, std::int32_t*,
                                std::int64_t, const std::int32_t*);
+
+// The same with op(B) packed beforehand (PackedMatrix for int8: b, bo its zero point).
+template <class SourceA>
+void gemm_int8_packed(bool trans_a, IntOffset offset, std::int64_t m, std::int64_t n,
+                      std::int64_t k, float alpha, const SourceA* a, std::int64_t lda, SourceA ao,
+                      const PrepackedA& b, std::int8_t bo, float beta, std::int32_t* c,
+                      std::int64_t ldc, const std::int32_t* co);
+
+extern template void gemm_int8_packed(bool, IntOffset, std::int64_t, std::int64_t, std::int64_t,
+                                      float, const std::uint8_t*, std::int64_t, std::uint8_t,
+                                      const PrepackedA&, std::int8_t, float, std::int32_t*,
+                                      std::int64_t, const std::int32_t*);
+extern template void gemm_int8_packed(bool, IntOffset, std::int64_t, std::int64_t, std::int64_t,
+                                      float, const std::int8_t*, std::int64_t, std::int8_t,
+                                      const PrepackedA&, std::int8_t, float, std::int32_t*,
+                                      std::int64_t, const std::int32_t*);
 
 }  // namespace ridge::gemm_detail

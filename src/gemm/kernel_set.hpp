@@ -138,13 +138,27 @@ inline bool prepacked_whole_b(std::int64_t n, std::int64_t k, const BlockSizes& 
   return round_up(n, nr) * k <= blocks.l2_elements / 2;
 }
 
-// That path on n columns of C, k deep in slices `depth` deep: all of B, or a KC x NC panel.
+// That path on an m x n block of C, `steps` deep in slices `depth` deep: all of B, or a KC x NC
+// panel, and with `sums` the int8 quad kernels' sums of the block's rows and B's columns.
 template <class T>
-WorkspaceParts<T> prepacked_workspace(std::int64_t n, std::int64_t k, std::int64_t depth,
-                                      const BlockSizes& blocks, int mr, int nr, bool b_in_place) {
+WorkspaceParts<T> prepacked_workspace(std::int64_t m, std::int64_t n, std::int64_t steps,
+                                      std::int64_t depth, const BlockSizes& blocks, int mr, int nr,
+                                      bool b_in_place, bool sums = false) {
   if (b_in_place) return {};
-  if (prepacked_whole_b(n, k, blocks, nr)) return {0, round_up(n, nr) * k};
-  return {0, std::min(blocks_at_depth(blocks, depth, mr, nr).nc, round_up(n, nr)) * depth};
+  const bool whole = prepacked_whole_b(n, steps, blocks, nr);
+  const std::int64_t width =
+      whole ? round_up(n, nr)
+            : std::min(blocks_at_depth(blocks, depth, mr, nr).nc, round_up(n, nr));
+  return {0, width * (whole ? steps : depth), sums ? round_up(m, mr) + width : 0};
+}
+
+// The steps of a panel of A packed beforehand over a k-deep product, `group` depth steps a lane
+// (GemmKernels::depth_group): one MR-row step each, and for int8 quads one more at the end that
+// holds the panel's row sums (the correction's, kernels::QuadCorrection), so that a block of
+// rows finds its sums where it finds its panels.
+inline std::int64_t prepacked_panel_steps(std::int64_t k, int group) {
+  const std::int64_t steps = (k + group - 1) / group;
+  return group == 4 ? steps + 1 : steps;
 }
 
 // SourceA, SourceB: the stored operands' types (kernels::GemmProblem); int8 ones have the packed
@@ -170,16 +184,22 @@ struct GemmKernels {
   // MR-row slab at a time) and B in place unless options.pack_b, options.depth of the depth at a
   // time: for small and skinny problems. `work` holds direct_workspace(p, options, mr, nr).
   void (*direct)(const Problem&, const DirectOptions&, std::byte* work) = nullptr;
-  // float and double only: the packed path on an A packed beforehand, in panels of MR rows over
-  // the whole depth (Loops::prepacked), `depth` deep slices; `work` holds
-  // prepacked_workspace(n, depth, blocks, nr).bytes(). And the one-column product on such an A
-  // (Loops::prepacked_column), which takes no workspace.
-  void (*prepacked)(const Problem&, std::int64_t depth, const BlockSizes&, int fma_chains,
+  // The packed path on an A packed beforehand (Loops::prepacked): the problem's A its panels of
+  // MR rows over the whole depth, `a_rs` = prepacked_panel_steps(k, depth_group) slots a row and
+  // `a_cs` = MR (int8 pairs less the zero point they were packed with, quads with the row sums
+  // after each panel); `depth` steps deep slices. `work` holds prepacked_workspace(m, n, steps,
+  // depth, blocks, mr, nr, b_in_place, depth_group == 4).bytes(). b_in_place: float and double
+  // only. And, float C only, the one-column product on such an A (Loops::prepacked_column),
+  // which takes no workspace.
+  using PrepackedProblem = GemmProblem<T, T, SourceB>;
+  void (*prepacked)(const PrepackedProblem&, std::int64_t depth, const BlockSizes&, int fma_chains,
                     bool b_in_place, std::byte* work) = nullptr;
-  void (*prepacked_column)(const Problem&) = nullptr;
-  // Packs rows [0, m) of an A of strides rs, cs over depths [0, k) into those panels.
-  void (*pack_panels)(std::int64_t m, std::int64_t k, const T* a, std::int64_t rs, std::int64_t cs,
-                      T* panels) = nullptr;
+  void (*prepacked_column)(const PrepackedProblem&) = nullptr;
+  // Packs rows [0, m) of an A of strides rs, cs over depths [0, k) into those panels (int8
+  // pairs less `zero`), which take round_up(m, mr) x prepacked_panel_steps(k, depth_group)
+  // slots.
+  void (*pack_panels)(std::int64_t m, std::int64_t k, const SourceA* a, std::int64_t rs,
+                      std::int64_t cs, std::int32_t zero, T* panels) = nullptr;
   // int8 only: C = (A - a_zero)(x - x_zero) for C of one column, m rows in blocks of row_block,
   // A column-major (columns lda apart) and x contiguous (kernels/pair_column_sweep.hpp).
   void (*one_column)(std::int64_t m, std::int64_t k, const SourceA* a, std::int64_t lda,

@@ -192,8 +192,8 @@ struct Loops {
   // The zero points' correction of the int8 quads' product (nothing elsewhere), on the sums in
   // the workspace. An int8 B is packed plus 128, and its zero point with it.
   using Correction = std::conditional_t<kQuads, kernels::QuadCorrection<V, MR>, std::monostate>;
-  static Correction correction_of(const Problem& p, const WorkspaceParts<T>& parts,
-                                  std::byte* work) {
+  template <class P>
+  static Correction correction_of(const P& p, const WorkspaceParts<T>& parts, std::byte* work) {
     if constexpr (kQuads) {
       T* sums = parts.sums(work);
       const std::int32_t b_zero = p.b_zero + (std::is_signed_v<SourceB> ? 128 : 0);
@@ -220,7 +220,8 @@ struct Loops {
   }
   // Packs B's columns [j0, j0 + n) over depth steps [s0, s0 + steps) as pack_b does (quads:
   // adding their sums to column_sums, if not null).
-  static void pack_b_block(const Problem& p, std::int64_t s0, std::int64_t steps, std::int64_t j0,
+  template <class P>
+  static void pack_b_block(const P& p, std::int64_t s0, std::int64_t steps, std::int64_t j0,
                            std::int64_t n, T* dst, std::int32_t* column_sums = nullptr) {
     if constexpr (kNative) {
       kernels::pack_b<V, NR>(steps, n, p.b + s0 * p.b_rs + j0 * p.b_cs, p.b_rs, p.b_cs, dst);
@@ -387,10 +388,11 @@ struct Loops {
   static constexpr std::int64_t kStreamAhead = 32 * 1024 / std::int64_t{sizeof(T)};
 
   // The packed path with A packed beforehand (PackedMatrix): A's rows in panels of MR over the
-  // whole depth, [m / MR][k][MR] as pack_a leaves them, p.a the first, each row's panel at
-  // p.a + row * p.a_rs (p.a_rs = k, rows a multiple of MR) and depth q at + q * MR (p.a_cs = MR).
-  // The tiles of packed(), in slices `depth` deep (the depth of the path the unpacked call takes,
-  // which fixes the rounding), on B packed as packed() packs it, in one of three orders:
+  // whole depth, [m / MR][steps][MR] as pack_panels leaves them (for int8 quads each panel
+  // followed by its MR row sums, prepacked_panel_steps), p.a the first, each row's panel at
+  // p.a + row * p.a_rs (rows a multiple of MR) and depth step q at + q * MR (p.a_cs = MR).
+  // The tiles of packed(), in slices `depth` steps deep (the depth of the path the unpacked call
+  // takes, which fixes the rounding), on B packed as packed() packs it, in one of three orders:
   //  - B whole in L2 (prepacked_whole_b): all of B packed first, then each panel of A, read from
   //    memory once in address order, through every slice and strip, its tiles of C in L1;
   //  - a block of B (a slice of NC columns) in L2: slice by slice, each tile of A through every
@@ -402,21 +404,33 @@ struct Loops {
   // block waits for A from memory, which the unpacked call copies ahead while the block before
   // runs); slice by slice, tile by tile, M = 8 / 16 / 32 / 128 0.71 / 1.27 / 1.11 / 1.08x (at
   // M = 8 the unpacked call's slices are 32 deep, and each reads 2 KiB a panel, 256 KiB apart).
-  static void prepacked(const Problem& p, std::int64_t depth, const BlockSizes& model,
+  // On int8 quads the zero points' correction comes from the stored row sums and B's column
+  // sums, taken as B is packed, and goes to each block of C after its last slice.
+  using PrepackedProblem = GemmProblem<T, T, SourceB>;
+  static void prepacked(const PrepackedProblem& p, std::int64_t depth, const BlockSizes& model,
                         int fma_chains, bool b_in_place, std::byte* work) {
     const int least_columns = strip_least_columns(fma_chains, false);
-    T* const b_packed = reinterpret_cast<T*>(work);
-    // One tile: rows ir, B's strip of n columns from jr at b_packed + b (or in place), depth pc
-    // to pc + kc.
+    const std::int64_t steps = depth_steps(p.k);
+    const WorkspaceParts<T> parts =
+        prepacked_workspace<T>(p.m, p.n, steps, depth, model, MR, NR, b_in_place, kQuads);
+    T* const b_packed = parts.b(work);
+    [[maybe_unused]] Correction correction = correction_of(p, parts, work);
+    if constexpr (kQuads) correction.load_rows(p.a + steps * MR, p.a_rs, p.m);
+    // One tile: rows ir, B's strip of n columns from jr at b_packed + b (or in place), depth
+    // steps pc to pc + kc.
     const auto tile = [&](std::int64_t ir, std::int64_t jr, int n, std::int64_t pc, std::int64_t kc,
                           std::int64_t b, PrefetchLines* ahead, std::int64_t prefetch = 0) {
       const int m = static_cast<int>(std::min<std::int64_t>(MR, p.m - ir));
       const TileC c{p.c + ir + jr * p.ldc, p.ldc, m, n, p.alpha, pc == 0 ? p.beta : T(1)};
       const PanelA a{p.a + ir * p.a_rs + pc * MR, MR, true, prefetch};
-      if (b_in_place) {
-        (uses_one_vector(m) ? kStrips<1, NR, StridedB> : kStrips<MV, NR, StridedB>)[n - 1](
-            kc, a, StridedB{p.b + pc * p.b_rs + jr * p.b_cs, p.b_rs, p.b_cs}, c);
-      } else if (n < NR) {
+      if constexpr (kNative) {
+        if (b_in_place) {
+          (uses_one_vector(m) ? kStrips<1, NR, StridedB> : kStrips<MV, NR, StridedB>)[n - 1](
+              kc, a, StridedB{p.b + pc * p.b_rs + jr * p.b_cs, p.b_rs, p.b_cs}, c);
+          return;
+        }
+      }
+      if (n < NR) {
         (uses_one_vector(m) ? kStrips<1, NR, PackedB> : kStrips<MV, NR, PackedB>)[n - 1](
             kc, a, PackedB{b_packed + b}, c);
       } else {
@@ -424,35 +438,44 @@ struct Loops {
             kc, a.data, PackedB{b_packed + b}, c, ahead, prefetch);
       }
     };
-    // The epilogue on rows [ir, ir + rows) x columns [jc, jc + cols) once the slice ending at
-    // depth `end` was the last, a block of tiles at a time as packed() applies it.
+    // Rows [ir, ir + rows) x columns [jc, jc + cols) once the slice ending at step `end` was the
+    // last: the correction (B's column sums from column `sums_from` on) and the epilogue, a
+    // block of tiles at a time as packed() applies them.
     const auto finish_block = [&](std::int64_t ir, std::int64_t rows, std::int64_t jc,
-                                  std::int64_t cols, std::int64_t end) {
-      if (end == p.k)
-        finish(p.epilogue,
-               TileC{p.c + ir + jc * p.ldc, p.ldc, static_cast<int>(rows), static_cast<int>(cols)});
+                                  std::int64_t cols, std::int64_t end,
+                                  [[maybe_unused]] std::int64_t sums_from) {
+      if (end != steps) return;
+      if constexpr (kQuads)
+        correction.apply(p.c + ir + jc * p.ldc, p.ldc, ir, rows, jc - sums_from, cols);
+      finish(p.epilogue,
+             TileC{p.c + ir + jc * p.ldc, p.ldc, static_cast<int>(rows), static_cast<int>(cols)});
     };
-    // B's columns [j0, j0 + nc) over depths [pc, pc + kc), packed into `b` as packed() does.
+    // B's columns [j0, j0 + nc) over steps [pc, pc + kc), packed into `b` as packed() does, their
+    // sums (quads) added from `sums` on.
     const auto pack_b_slice = [&](std::int64_t j0, std::int64_t nc, std::int64_t pc,
-                                  std::int64_t kc, T* b) {
+                                  std::int64_t kc, T* b, [[maybe_unused]] std::int32_t* sums) {
       for (std::int64_t jr = 0, n = 0; jr < nc; jr += n, b += kc * NR) {
         n = strip_columns(nc - jr, least_columns);
-        pack_b_block(p, pc, kc, j0 + jr, n, b);
+        pack_b_block(p, pc, kc, j0 + jr, n, b, sums != nullptr ? sums + jr : nullptr);
       }
     };
+    std::int32_t* column_sums = nullptr;
+    if constexpr (kQuads) column_sums = correction.column_sums();
     const std::int64_t b_width = round_up(p.n, NR);  // B's packed elements a depth step
-    if (b_in_place || prepacked_whole_b(p.n, p.k, model, NR)) {
-      for (std::int64_t pc = 0; !b_in_place && pc < p.k; pc += depth)
-        pack_b_slice(0, p.n, pc, std::min(depth, p.k - pc), b_packed + pc * b_width);
+    if (b_in_place || prepacked_whole_b(p.n, steps, model, NR)) {
+      if constexpr (kQuads) correction.start_columns(p.n);
+      for (std::int64_t pc = 0; !b_in_place && pc < steps; pc += depth)
+        pack_b_slice(0, p.n, pc, std::min(depth, steps - pc), b_packed + pc * b_width, column_sums);
+      if constexpr (kQuads) correction.finish_columns(p.n);
       for (std::int64_t ir = 0; ir < p.m; ir += MR) {
-        for (std::int64_t pc = 0; pc < p.k; pc += depth) {
-          const std::int64_t kc = std::min(depth, p.k - pc);
+        for (std::int64_t pc = 0; pc < steps; pc += depth) {
+          const std::int64_t kc = std::min(depth, steps - pc);
           std::int64_t b = pc * b_width;
           for (std::int64_t jr = 0, n = 0; jr < p.n; jr += n, b += kc * NR) {
             n = strip_columns(p.n - jr, least_columns);
             tile(ir, jr, n, pc, kc, b, nullptr, jr == 0 ? kStreamAhead : 0);
           }
-          finish_block(ir, std::min<std::int64_t>(MR, p.m - ir), 0, p.n, pc + kc);
+          finish_block(ir, std::min<std::int64_t>(MR, p.m - ir), 0, p.n, pc + kc, 0);
         }
       }
       return;
@@ -460,9 +483,13 @@ struct Loops {
     const BlockSizes bs = blocks_at_depth(model, depth, MR, NR);
     for (std::int64_t jc = 0; jc < p.n; jc += bs.nc) {
       const std::int64_t nc = std::min(bs.nc, p.n - jc);
-      for (std::int64_t pc = 0; pc < p.k; pc += depth) {
-        const std::int64_t kc = std::min(depth, p.k - pc);
-        pack_b_slice(jc, nc, pc, kc, b_packed);
+      if constexpr (kQuads) correction.start_columns(nc);
+      for (std::int64_t pc = 0; pc < steps; pc += depth) {
+        const std::int64_t kc = std::min(depth, steps - pc);
+        pack_b_slice(jc, nc, pc, kc, b_packed, column_sums);
+        if constexpr (kQuads) {
+          if (pc + kc == steps) correction.finish_columns(nc);
+        }
         if (nc * kc <= model.l2_elements / 2) {
           // Each tile's lines (kc of them) a share in each strip's first steps, for the tile
           // kAheadPanels further on.
@@ -484,7 +511,7 @@ struct Loops {
                                   left};
               tile(ir, jc + jr, n, pc, kc, b, left > 0 ? &ahead : nullptr);
             }
-            finish_block(ir, std::min<std::int64_t>(MR, p.m - ir), jc, nc, pc + kc);
+            finish_block(ir, std::min<std::int64_t>(MR, p.m - ir), jc, nc, pc + kc, jc);
           }
           continue;
         }
@@ -501,7 +528,7 @@ struct Loops {
               const bool fetch = jr == 0 && ir + kAheadPanels * MR < p.m;
               tile(ir, jc + jr, n, pc, kc, b, nullptr, fetch ? kAheadPanels * MR * p.a_rs : 0);
             }
-            finish_block(ic, mc, jc + jr, n, pc + kc);
+            finish_block(ic, mc, jc + jr, n, pc + kc, jc);
           }
         }
       }
@@ -511,43 +538,92 @@ struct Loops {
   // One column of C from A's panels as prepacked() reads them: C = alpha A b + beta C, each
   // element one FMA chain down the whole depth in order, as GEMV's column sweep computes the
   // unpacked call (kernels/column_sweep.hpp, to the bit), kPanels panels at a time so that
-  // kPanels x MV chains are in flight, each panel one contiguous stream.
+  // kPanels x MV chains are in flight, each panel one contiguous stream. bf16: b widened as the
+  // sweep widens x, and on pairs each slot's two depths in turn (a pair's VDPBF16PS would round
+  // once for both, the sweep does after each).
   static constexpr int kPanels = 4;
+  using F = typename kernels::OutTraits<V>::type;  // float or double traits
+  static typename F::reg broadcast_b(const SourceB* b) {
+    if constexpr (std::is_same_v<SourceB, T>) {
+      return F::broadcast(b);
+    } else {
+      return F::set1(kernels::widen_bf16(*b));
+    }
+  }
   template <int Panels>
-  static void panel_column(const Problem& p, std::int64_t i0) {
-    using reg = typename V::reg;
+  static void panel_column(const PrepackedProblem& p, std::int64_t i0) {
+    using reg = typename F::reg;
     constexpr int W = V::width;
     reg acc[Panels][MV];
     RIDGE_UNROLL for (int g = 0; g < Panels; ++g) {
-      RIDGE_UNROLL for (int i = 0; i < MV; ++i) acc[g][i] = V::zero();
+      RIDGE_UNROLL for (int i = 0; i < MV; ++i) acc[g][i] = F::zero();
     }
     const T* a = p.a + i0 * p.a_rs;
     const std::int64_t panel_stride = MR * p.a_rs;
-    for (std::int64_t q = 0; q < p.k; ++q) {
-      const reg x = V::broadcast(p.b + q * p.b_rs);
-      RIDGE_UNROLL for (int g = 0; g < Panels; ++g) {
-        RIDGE_UNROLL for (int i = 0; i < MV; ++i) acc[g][i] =
-            V::fma(V::load(a + g * panel_stride + q * MR + i * W), x, acc[g][i]);
+    if constexpr (kDepthGroup == 1) {
+      for (std::int64_t q = 0; q < p.k; ++q) {
+        const reg x = broadcast_b(p.b + q * p.b_rs);
+        RIDGE_UNROLL for (int g = 0; g < Panels; ++g) {
+          RIDGE_UNROLL for (int i = 0; i < MV; ++i) acc[g][i] =
+              F::fma(F::load(a + g * panel_stride + q * MR + i * W), x, acc[g][i]);
+        }
+      }
+    } else {
+      for (std::int64_t s = 0; 2 * s < p.k; ++s) {
+        const bool odd = 2 * s + 1 < p.k;
+        const reg x_even = broadcast_b(p.b + 2 * s * p.b_rs);
+        const reg x_odd = odd ? broadcast_b(p.b + (2 * s + 1) * p.b_rs) : F::zero();
+        RIDGE_UNROLL for (int g = 0; g < Panels; ++g) {
+          RIDGE_UNROLL for (int i = 0; i < MV; ++i) {
+            reg even, odd_values;
+            V::widen_pairs(V::load(a + g * panel_stride + s * MR + i * W), even, odd_values);
+            acc[g][i] = F::fma(even, x_even, acc[g][i]);
+            if (odd) acc[g][i] = F::fma(odd_values, x_odd, acc[g][i]);
+          }
+        }
       }
     }
-    const reg alpha = V::set1(p.alpha), beta = V::set1(p.beta);
+    const reg alpha = F::set1(p.alpha), beta = F::set1(p.beta);
     RIDGE_UNROLL for (int g = 0; g < Panels; ++g) {
       RIDGE_UNROLL for (int i = 0; i < MV; ++i) {
         const std::int64_t row = i0 + g * MR + i * W;
         if (row >= p.m) break;
         const int lanes = static_cast<int>(std::min<std::int64_t>(W, p.m - row));
         T* c = p.c + row;
-        const reg old = p.beta != T(0) ? V::mul(beta, V::load_partial(c, lanes)) : V::zero();
-        V::store_partial(c, V::fma(alpha, acc[g][i], old), lanes);
+        const reg old = p.beta != T(0) ? F::mul(beta, F::load_partial(c, lanes)) : F::zero();
+        F::store_partial(c, F::fma(alpha, acc[g][i], old), lanes);
       }
     }
   }
-  static void prepacked_column(const Problem& p) {
+  static void prepacked_column(const PrepackedProblem& p) {
     std::int64_t i0 = 0;
     for (; i0 + kPanels * MR <= p.m; i0 += kPanels * MR) panel_column<kPanels>(p, i0);
     for (; i0 < p.m; i0 += MR) panel_column<1>(p, i0);
   }
 
+  // A's rows [0, m) over depths [0, k) as prepacked() reads them (pack_panels).
+  static void pack_panels(std::int64_t m, std::int64_t k, const SourceA* a, std::int64_t rs,
+                          std::int64_t cs, std::int32_t zero, T* panels) {
+    if constexpr (kDepthGroup == 1) {
+      kernels::pack_a<V, MR>(m, k, a, rs, cs, panels);
+    } else if constexpr (kQuads) {
+      // Panel by panel, each followed by its row sums (of A as stored, modulo 2^32).
+      const std::int64_t steps = depth_steps(k);
+      for (std::int64_t i0 = 0; i0 < m; i0 += MR, panels += (steps + 1) * MR) {
+        const std::int64_t rows = std::min<std::int64_t>(MR, m - i0);
+        kernels::pack_quads_a<V, MR>(rows, k, a + i0 * rs, rs, cs, panels);
+        std::int32_t* sums = panels + steps * MR;
+        for (std::int64_t i = 0; i < MR; ++i) {
+          std::uint32_t sum = 0;
+          for (std::int64_t q = 0; i < rows && q < k; ++q)
+            sum += static_cast<std::uint32_t>(a[(i0 + i) * rs + q * cs]);
+          sums[i] = static_cast<std::int32_t>(sum);
+        }
+      }
+    } else {
+      kernels::pack_pairs_a<V, MR>(m, k, a, rs, cs, zero, panels);
+    }
+  }
   // The fewest columns whose MV-vector strip keeps the FMA units busy: one accumulator per column
   // and vector of rows, `fma_chains` of them in flight (DirectOptions::fma_chains). A strip that
   // rereads A's slab from L2 (the direct path with A in place) then also does the most FMAs per
@@ -695,12 +771,11 @@ GemmKernels<typename V::scalar, SourceA, SourceB> make_gemm_kernels() {
       .depth_group = L::kDepthGroup,
       .narrow_columns = {L::template kNarrowColumns<1>, L::template kNarrowColumns<2>},
       .packed = &L::packed};
-  if constexpr (L::kNative) {
-    k.direct = &L::direct;
-    k.prepacked = &L::prepacked;
+  k.prepacked = &L::prepacked;
+  k.pack_panels = &L::pack_panels;
+  if constexpr (L::kNative) k.direct = &L::direct;
+  if constexpr (!std::is_same_v<typename V::scalar, std::int32_t>)
     k.prepacked_column = &L::prepacked_column;
-    k.pack_panels = &kernels::pack_a<V, L::MR, typename V::scalar>;
-  }
   if constexpr (std::is_same_v<typename V::scalar, std::int32_t>) {
     k.epilogue = &kernels::apply_epilogue<typename V::Float, std::int32_t>;
     if constexpr (L::kDepthGroup == 2) {

@@ -1,9 +1,12 @@
 // ridge::PackedMatrix: packs B once, in the internal A's panels of the active ISA path.
 #include "gemm/packed_matrix.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <new>
+#include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "gemm/dispatch.hpp"
 #include "runtime/active_isa.hpp"
@@ -14,54 +17,123 @@ namespace {
 
 constexpr std::align_val_t kAlignment{64};  // a cache line: panels are read a vector at a time
 
-std::unique_ptr<float[], PackedMatrix::Storage::Free> allocate(std::int64_t elements) {
-  return std::unique_ptr<float[], PackedMatrix::Storage::Free>(static_cast<float*>(
-      ::operator new(static_cast<std::size_t>(elements) * sizeof(float), kAlignment)));
+std::unique_ptr<std::byte[], PackedMatrix::Storage::Free> allocate(std::int64_t bytes) {
+  return std::unique_ptr<std::byte[], PackedMatrix::Storage::Free>(
+      static_cast<std::byte*>(::operator new(static_cast<std::size_t>(bytes), kAlignment)));
+}
+
+// B^T's strides: the internal A's, N rows x K deep.
+template <class S>
+void internal_strides(const MatrixView<const S>& b, std::int64_t& rs, std::int64_t& cs) {
+  const bool row = b.layout == Layout::row_major;
+  rs = row ? 1 : b.ld;
+  cs = row ? b.ld : 1;
+  if (b.trans == Transpose::transpose) std::swap(rs, cs);
+}
+
+// B^T's n rows, k deep (strides rs, cs), in the panels of the kernels of element type T and
+// stored types SourceA (B's) and SourceB (the other operand's) on `isa`.
+template <class T, class SourceA, class SourceB>
+void pack_panels(PackedMatrix::Storage& s, std::int64_t n, std::int64_t k, const SourceA* b,
+                 std::int32_t zero) {
+  const gemm_detail::GemmKernels<T, SourceA, SourceB>& kernels =
+      gemm_detail::gemm_kernels<T, SourceA, SourceB>(s.prepacked.isa).kernels;
+  const std::int64_t rows = (n + kernels.mr - 1) / kernels.mr * kernels.mr;
+  s.data = allocate(rows * gemm_detail::prepacked_panel_steps(k, kernels.depth_group) *
+                    std::int64_t{sizeof(T)});
+  kernels.pack_panels(n, k, b, s.prepacked.rs, s.prepacked.cs, zero,
+                      reinterpret_cast<T*>(s.data.get()));
+  s.panels = true;
 }
 
 }  // namespace
 
-void PackedMatrix::Storage::Free::operator()(float* p) const { ::operator delete(p, kAlignment); }
+void PackedMatrix::Storage::Free::operator()(std::byte* p) const {
+  ::operator delete(p, kAlignment);
+}
 
-PackedMatrix::PackedMatrix(const MatrixView<const float>& b) : storage_(new Storage) {
+template <class S>
+void PackedMatrix::start(const MatrixView<const S>& b, Element element) {
   runtime::check_view("ridge::PackedMatrix", "b", b);
+  storage_.reset(new Storage);
+  element_ = element;
   rows_ = b.op_rows();
   cols_ = b.op_cols();
-  // B^T's strides: the internal A's, N rows x K deep.
-  const bool row = b.layout == Layout::row_major;
-  std::int64_t rs = row ? 1 : b.ld, cs = row ? b.ld : 1;
-  if (b.trans == Transpose::transpose) std::swap(rs, cs);
+  internal_strides(b, storage_->prepacked.rs, storage_->prepacked.cs);
+  storage_->prepacked.isa = runtime::active_isa();
+}
+
+PackedMatrix::PackedMatrix(const MatrixView<const float>& b) {
+  start(b, Element::f32);
+  Storage& s = *storage_;
   const std::int64_t n = cols_, k = rows_;
-  gemm_detail::PrepackedA& a = storage_->prepacked;
-  a.rs = rs;
-  a.cs = cs;
-  a.isa = runtime::active_isa();
+  const std::int64_t rs = s.prepacked.rs, cs = s.prepacked.cs;
   // Rows contiguous along the depth (and so not down the columns): the unpacked call may take
   // the dot-product path, which reads them so, and sums in an order the panels cannot give.
-  storage_->panels = rs == 1 || cs != 1;
+  s.panels = rs == 1 || cs != 1;
   if (n == 0 || k == 0) return;
-  if (storage_->panels) {
-    const gemm_detail::GemmKernels<float>& kernels =
-        gemm_detail::gemm_kernels<float>(a.isa).kernels;
-    storage_->data = allocate((n + kernels.mr - 1) / kernels.mr * kernels.mr * k);
-    kernels.pack_panels(n, k, b.data, rs, cs, storage_->data.get());
+  if (s.panels) {
+    pack_panels<float, float, float>(s, n, k, b.data, 0);
   } else {
-    storage_->data = allocate(n * k);
-    float* out = storage_->data.get();
+    s.data = allocate(n * k * std::int64_t{sizeof(float)});
+    float* out = reinterpret_cast<float*>(s.data.get());
     for (std::int64_t i = 0; i < n; ++i)
       for (std::int64_t q = 0; q < k; ++q) out[i * k + q] = b.data[i * rs + q];
   }
-  a.panels = storage_->data.get();
+  s.prepacked.panels = s.data.get();
+}
+
+PackedMatrix::PackedMatrix(const MatrixView<const bf16>& b) {
+  start(b, Element::bf16);
+  Storage& s = *storage_;
+  s.panels = true;
+  if (cols_ == 0 || rows_ == 0) return;
+  static_assert(sizeof(bf16) == sizeof(std::uint16_t));
+  pack_panels<float, std::uint16_t, std::uint16_t>(
+      s, cols_, rows_, reinterpret_cast<const std::uint16_t*>(b.data), 0);
+  s.prepacked.panels = s.data.get();
+}
+
+// Rounded to a compact bf16 copy of op(B) (K x N, row-major), packed as a bf16 B.
+PackedMatrix::PackedMatrix(const MatrixView<const float>& b, Element element) {
+  if (element == Element::f32) {
+    *this = PackedMatrix(b);
+    return;
+  }
+  if (element != Element::bf16)
+    runtime::invalid_argument("ridge::PackedMatrix",
+                              "a float b packs for f32 or bf16 products, not int8");
+  runtime::check_view("ridge::PackedMatrix", "b", b);
+  const std::int64_t k = b.op_rows(), n = b.op_cols();
+  std::int64_t rs, cs;
+  internal_strides(b, rs, cs);
+  std::vector<bf16> rounded(static_cast<std::size_t>(k * n));
+  for (std::int64_t q = 0; q < k; ++q)
+    for (std::int64_t j = 0; j < n; ++j) rounded[q * n + j] = to_bf16(b.data[j * rs + q * cs]);
+  *this = PackedMatrix(row_major<const bf16>(rounded.data(), k, n, std::max<std::int64_t>(1, n)));
+}
+
+PackedMatrix::PackedMatrix(const MatrixView<const std::int8_t>& b, std::int8_t zero) {
+  start(b, Element::s8);
+  Storage& s = *storage_;
+  s.zero = zero;
+  s.panels = true;
+  if (cols_ == 0 || rows_ == 0) return;
+  // Either kind of the other operand's kernels packs A alike: the uint8 ones pack it.
+  pack_panels<std::int32_t, std::int8_t, std::uint8_t>(s, cols_, rows_, b.data, zero);
+  s.prepacked.panels = s.data.get();
 }
 
 PackedMatrix::~PackedMatrix() = default;
 PackedMatrix::PackedMatrix(PackedMatrix&& other) noexcept
     : rows_(std::exchange(other.rows_, 0)),
       cols_(std::exchange(other.cols_, 0)),
+      element_(other.element_),
       storage_(std::move(other.storage_)) {}
 PackedMatrix& PackedMatrix::operator=(PackedMatrix&& other) noexcept {
   rows_ = std::exchange(other.rows_, 0);
   cols_ = std::exchange(other.cols_, 0);
+  element_ = other.element_;
   storage_ = std::move(other.storage_);
   return *this;
 }

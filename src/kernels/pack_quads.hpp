@@ -154,6 +154,15 @@ class QuadCorrection {
     }
   }
 
+  // The sums of rows [0, m) stored beside an A packed beforehand (gemm_detail::
+  // prepacked_panel_steps): MR of them at first + r x panel_stride for each panel's first row
+  // r. Made whole (finish_rows) as they are loaded.
+  void load_rows(const std::int32_t* first, std::int64_t panel_stride, std::int64_t m) {
+    if (!row_terms()) return;
+    for (std::int64_t r = 0; r < m; r += MR) std::copy_n(first + r * panel_stride, MR, rows_ + r);
+    finish_rows(0, m);
+  }
+
   // The sums of rows [i0, i0 + m) and of columns [0, n) made whole: their terms, -zb sum A_ip
   // and k za zb - za sum B_pj.
   void finish_rows(std::int64_t i0, std::int64_t m) {

@@ -227,13 +227,13 @@ void sweep_prepacked(Isa isa) {
               kernels.direct(direct, options, direct_work.data());
 
               std::vector<T> panels(static_cast<std::size_t>(gemm_detail::round_up(m, mr) * k));
-              kernels.pack_panels(m, k, p.a, p.a_rs, p.a_cs, panels.data());
+              kernels.pack_panels(m, k, p.a, p.a_rs, p.a_cs, 0, panels.data());
               kernels::GemmProblem<T> q = p;
               q.a = panels.data();
               q.a_rs = k;
               q.a_cs = mr;
               std::vector<std::byte> work(
-                  gemm_detail::prepacked_workspace<T>(n, k, depth, small, mr, nr, b_in_place)
+                  gemm_detail::prepacked_workspace<T>(m, n, k, depth, small, mr, nr, b_in_place)
                       .bytes());
               kernels.prepacked(q, depth, small, fma_chains, b_in_place, work.data());
               const std::string what =

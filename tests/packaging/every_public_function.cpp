@@ -131,6 +131,26 @@ int main() {
     ridge::gemm(1.0f, ridge::row_major(bf(a16), 2, 2), ridge::row_major(bf(b16), 2, 2),
                 ridge::row_major(out, 2, 2));
     check(out[3].bits == 0x4020, "ridge::gemm on bf16 into a bf16 C");
+    // B packed for bf16, from bf16 and from float (b all 2: 1.5 x 2 + 0.5 x 2 = 4).
+    const ridge::PackedMatrix packed(ridge::row_major(bf(b16), 2, 2));
+    ridge::gemm(1.0f, ridge::row_major(bf(a16), 2, 2), packed, 0.0f, ridge::row_major(c16, 2, 2));
+    check(c16[3] == 2.5f && packed.element() == ridge::PackedMatrix::Element::bf16,
+          "ridge::PackedMatrix for bf16");
+    const ridge::PackedMatrix rounded(ridge::row_major<const float>(b.data(), 2, 2),
+                                      ridge::PackedMatrix::Element::bf16);
+    ridge::gemm(1.0f, ridge::row_major(bf(a16), 2, 2), rounded, 0.0f, ridge::row_major(c16, 2, 2));
+    check(c16[0] == 4.0f, "ridge::PackedMatrix for bf16 from float");
+    ridge_packed_matrix *handle = nullptr, *from_float = nullptr;
+    check(ridge_sbgemm_pack_b(CblasNoTrans, 2, 2, b16, 2, &handle) == 0 &&
+              ridge_sbgemm_pack_b_f32(CblasNoTrans, 2, 2, b.data(), 2, &from_float) == 0 &&
+              ridge_sbgemm_packed(CblasNoTrans, 2, 2, 2, 1.0f, a16, 2, handle, 0.0f, c16, 2) == 0 &&
+              c16[1] == 2.5f &&
+              ridge_sbgemm_packed(CblasNoTrans, 2, 2, 2, 1.0f, a16, 2, from_float, 0.0f, c16, 2) ==
+                  0 &&
+              c16[1] == 4.0f,
+          "ridge_sbgemm_pack_b, ridge_sbgemm_pack_b_f32, ridge_sbgemm_packed");
+    ridge_packed_matrix_destroy(handle);
+    ridge_packed_matrix_destroy(from_float);
   }
   {
     // (A - 1)(B - 2) + 5 with A all 3 and B all 4, depth 2: 2 x 2 x 2 + 5 = 13.
@@ -159,6 +179,25 @@ int main() {
                 ridge::Epilogue().add_per_row(ones.data()));
     ridge::gemm(0.5f, a_s, std::int8_t{1}, b_s, std::int8_t{2}, ridge::row_major(c16, 2, 2));
     check(cf[0] == 5.0f && c16[0].bits == 0x4080, "ridge::gemm on int8 x int8");
+    // The same with B packed for int8, its zero point with it; and through C.
+    const ridge::PackedMatrix packed(b_s, std::int8_t{2});
+    ridge::gemm(0.5f, a_u, std::uint8_t{1}, packed, ridge::row_major(cf, 2, 2));
+    ridge::gemm(0.5f, a_s, std::int8_t{1}, packed, ridge::row_major(c16, 2, 2));
+    check(cf[1] == 4.0f && c16[1].bits == 0x4080, "ridge::PackedMatrix for int8");
+    ridge::gemm(0.5f, a_s, std::int8_t{1}, packed, ridge::row_major(cf, 2, 2),
+                ridge::Epilogue().add_per_row(ones.data()));
+    ridge::gemm(0.5f, a_u, std::uint8_t{1}, packed, ridge::row_major(c16, 2, 2));
+    check(cf[2] == 5.0f && c16[2].bits == 0x4080, "ridge::gemm on a PackedMatrix for int8");
+    ridge_packed_matrix* handle = nullptr;
+    check(ridge_gemm_s8_pack_b('N', 2, 2, bs, 2, 2, &handle) == 0 &&
+              ridge_gemm_u8s8s32_packed('N', 'F', 2, 2, 2, 1.0f, au, 2, 1, handle, 0.0f, ci, 2,
+                                        &offset) == 0 &&
+              ci[3] == 13 &&
+              ridge_gemm_s8s8s32_packed('N', 'F', 2, 2, 2, 1.0f, as, 2, 1, handle, 1.0f, ci, 2,
+                                        &offset) == 0 &&
+              ci[3] == 26,
+          "ridge_gemm_s8_pack_b, ridge_gemm_u8s8s32_packed, ridge_gemm_s8s8s32_packed");
+    ridge_packed_matrix_destroy(handle);
   }
   ridge::gemv(1.0f, ridge::row_major<const float>(a.data(), 2, 2),
               ridge::vector<const float>(x.data(), 2), 0.0f, ridge::vector(y.data(), 2));
