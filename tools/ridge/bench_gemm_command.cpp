@@ -116,6 +116,13 @@ void round_pass(const float* c, bf16* out, std::int64_t count, int threads) {
 }
 
 // The heading line saying what the timed calls do after the product, if anything.
+void print_packed_heading(const Options& o) {
+  if (o.packed)
+    std::printf(
+        "ridge's B packed once per shape, untimed (ridge::PackedMatrix); unpacked: "
+        "ridge's call on B as stored\n");
+}
+
 void print_epilogue_heading(const Options& o, bool dequantised) {
   if (o.epilogue.empty() && o.c_dtype != "bf16" && !dequantised) return;
   std::printf("after the product:");
@@ -141,10 +148,7 @@ void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& pe
               o.dtype.c_str(), trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', o.threads,
               o.threads == 1 ? "" : "s", isa_name(active_isa()), o.runs);
   print_epilogue_heading(o, false);
-  if (o.packed)
-    std::printf(
-        "ridge's B packed once per shape, untimed (ridge::PackedMatrix); unpacked: "
-        "ridge's call on B as stored\n");
+  print_packed_heading(o);
   std::printf("measured %s FMA peak on %d thread%s: %.1f GFLOP/s\n", o.dtype.c_str(), o.threads,
               o.threads == 1 ? "" : "s", peak);
   std::printf("%-18s %9s %7s %6s", "M x N x K", "ridge", "spread", "%peak");
@@ -292,6 +296,7 @@ void bench_narrow(const Options& o, const std::vector<std::unique_ptr<PeerLibrar
       trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', o.threads, o.threads == 1 ? "" : "s",
       isa_name(active_isa()), o.runs, kBf16 ? "GFLOP/s" : "GOP/s");
   print_epilogue_heading(o, dequantised);
+  print_packed_heading(o);
   std::printf("%-18s %9s %7s", "M x N x K", "ridge", "spread");
   PeerColumns columns(peers, o.variants);
   columns.print_heading();
@@ -374,49 +379,74 @@ void bench_narrow(const Options& o, const std::vector<std::unique_ptr<PeerLibrar
       if (result != nullptr) run_passes(passes, result, s.m, s.n);
       if (bf16_c) round_pass(result, c16.data(), s.m * s.n, o.threads);
     };
-    // ridge's GEMM alone, as the unfused sequence starts.
-    const auto plain = [&] {
+    const bool converts = dequantised || bf16_c || !o.epilogue.empty();
+    // --packed: ridge's B packed once per shape beforehand, untimed (for int8 into an int32 C,
+    // through the C API's handle).
+    std::unique_ptr<PackedMatrix> packed_b;
+    std::unique_ptr<ridge_packed_matrix, void (*)(ridge_packed_matrix*)> packed_handle(
+        nullptr, &ridge_packed_matrix_destroy);
+    if (o.packed) {
+      const auto [av, bv] = views(a.data(), b.data());
+      if constexpr (kBf16) {
+        packed_b = std::make_unique<PackedMatrix>(bv);
+      } else if (converts) {
+        packed_b = std::make_unique<PackedMatrix>(bv, std::int8_t{0});
+      } else {
+        ridge_packed_matrix* handle = nullptr;
+        if (ridge_gemm_s8_pack_b(tb, s.k, s.n, b.data(), ldb, 0, &handle) != 0)
+          throw std::runtime_error("ridge_gemm_s8_pack_b failed");
+        packed_handle.reset(handle);
+      }
+    }
+    // ridge's GEMM alone (as the unfused sequence starts), on B as stored or packed.
+    const auto plain = [&](bool packed) {
       const std::int32_t no_offset = 0;
       int status = 0;
       if constexpr (kBf16) {
         const auto [av, bv] = views(a.data(), b.data());
-        gemm(1.0f, av, bv, 0.0f, row_major<float>(c.data(), s.m, s.n, ldc));
+        const MatrixView<float> into = row_major<float>(c.data(), s.m, s.n, ldc);
+        packed ? gemm(1.0f, av, *packed_b, 0.0f, into) : gemm(1.0f, av, bv, 0.0f, into);
       } else if constexpr (std::is_same_v<SourceA, std::uint8_t>) {
-        status = ridge_gemm_u8s8s32(ta, tb, 'F', s.m, s.n, s.k, 1.0f, a.data(), lda, 0, b.data(),
-                                    ldb, 0, 0.0f, c.data(), ldc, &no_offset);
+        status = packed ? ridge_gemm_u8s8s32_packed(ta, 'F', s.m, s.n, s.k, 1.0f, a.data(), lda,
+                                                    0, packed_handle.get(), 0.0f, c.data(), ldc,
+                                                    &no_offset)
+                        : ridge_gemm_u8s8s32(ta, tb, 'F', s.m, s.n, s.k, 1.0f, a.data(), lda, 0,
+                                             b.data(), ldb, 0, 0.0f, c.data(), ldc, &no_offset);
       } else {
-        status = ridge_gemm_s8s8s32(ta, tb, 'F', s.m, s.n, s.k, 1.0f, a.data(), lda, 0, b.data(),
-                                    ldb, 0, 0.0f, c.data(), ldc, &no_offset);
+        status = packed ? ridge_gemm_s8s8s32_packed(ta, 'F', s.m, s.n, s.k, 1.0f, a.data(), lda,
+                                                    0, packed_handle.get(), 0.0f, c.data(), ldc,
+                                                    &no_offset)
+                        : ridge_gemm_s8s8s32(ta, tb, 'F', s.m, s.n, s.k, 1.0f, a.data(), lda, 0,
+                                             b.data(), ldb, 0, 0.0f, c.data(), ldc, &no_offset);
       }
       if (status != 0) throw std::runtime_error("ridge's int8 GEMM failed");
     };
-    const bool converts = dequantised || bf16_c || !o.epilogue.empty();
+    // ridge's call, fused with what it converts, on B as stored or packed.
+    const auto ridge_call = [&](bool packed) {
+      if (!converts) {
+        plain(packed);
+        return;
+      }
+      const auto [av, bv] = views(a.data(), b.data());
+      const float scale = kBf16 ? 1.0f : kDequantScale;
+      const MatrixView<float> into = row_major(result, s.m, s.n, ldc);
+      if (bf16_c) {
+        if constexpr (kBf16) {
+          gemm(scale, av, bv, row_major(c16.data(), s.m, s.n, ldc), fused);
+        } else {
+          gemm(scale, av, SourceA{0}, bv, std::int8_t{0}, row_major(c16.data(), s.m, s.n, ldc),
+               fused);
+        }
+      } else if constexpr (kBf16) {
+        packed ? gemm(scale, av, *packed_b, 0.0f, into, fused)
+               : gemm(scale, av, bv, 0.0f, into, fused);
+      } else {
+        packed ? gemm(scale, av, SourceA{0}, *packed_b, into, fused)
+               : gemm(scale, av, SourceA{0}, bv, std::int8_t{0}, into, fused);
+      }
+    };
     std::vector<Contender> contenders;
-    contenders.push_back({"ridge",
-                          [&] {
-                            if (!converts) {
-                              plain();
-                              return;
-                            }
-                            const auto [av, bv] = views(a.data(), b.data());
-                            const float scale = kBf16 ? 1.0f : kDequantScale;
-                            if (bf16_c) {
-                              if constexpr (kBf16) {
-                                gemm(scale, av, bv, row_major(c16.data(), s.m, s.n, ldc), fused);
-                              } else {
-                                gemm(scale, av, SourceA{0}, bv, std::int8_t{0},
-                                     row_major(c16.data(), s.m, s.n, ldc), fused);
-                              }
-                            } else {
-                              if constexpr (kBf16) {
-                                gemm(scale, av, bv, 0.0f, row_major(result, s.m, s.n, ldc), fused);
-                              } else {
-                                gemm(scale, av, SourceA{0}, bv, std::int8_t{0},
-                                     row_major(result, s.m, s.n, ldc), fused);
-                              }
-                            }
-                          },
-                          {}});
+    contenders.push_back({"ridge", [&] { ridge_call(o.packed); }, {}});
     for (const auto& p : peers) {
       PeerLibrary* peer = p.get();
       const bool has = kBf16                                   ? peer->has_sbgemm()
@@ -453,8 +483,13 @@ void bench_narrow(const Options& o, const std::vector<std::unique_ptr<PeerLibrar
                               {}});
       } else {
         contenders.push_back({variant,
-                              [&, unfused = variant == "unfused"] {
-                                plain();
+                              [&, unfused = variant == "unfused",
+                               unpacked = variant == "unpacked"] {
+                                if (unpacked) {
+                                  ridge_call(false);
+                                  return;
+                                }
+                                plain(false);
                                 if (unfused) finish_unfused();
                               },
                               {}});
@@ -500,8 +535,9 @@ void add_bench_gemm_command(CLI::App& bench_app) {
                   "epilogue(scale x the int32 product), the others dequantising in a pass")
       ->check(CLI::IsMember({"f32", "bf16"}));
   cmd->add_flag("--packed", o.packed,
-                "f32: ridge's B packed once per shape beforehand (ridge::PackedMatrix), untimed; "
-                "--vs unpacked runs ridge's call on B as stored");
+                "f32, bf16, u8s8, s8s8: ridge's B packed once per shape beforehand "
+                "(ridge::PackedMatrix; int8 into int32, the C API's handle), untimed; --vs "
+                "unpacked runs ridge's call on B as stored");
   add_threads_and_runs(*cmd, o.threads, o.runs);
   add_peer_libraries(*cmd, o.peers);
   cmd->callback([] {
@@ -522,8 +558,9 @@ void add_bench_gemm_command(CLI::App& bench_app) {
         throw CLI::ValidationError(std::string("--vs ") + variant,
                                    "needs an --epilogue or a --c-dtype");
     }
-    if (o.packed && (o.dtype != "f32" || !o.c_dtype.empty()))
-      throw CLI::ValidationError("--packed", "packed B is for --dtype f32 into a float C");
+    if (o.packed && (o.dtype == "f64" || o.c_dtype == "bf16"))
+      throw CLI::ValidationError("--packed", "packed B is for --dtype f32, bf16 or int8 products "
+                                             "into a float (int8: or int32) C");
     if (o.dtype == "f64" && (!o.epilogue.empty() || !o.c_dtype.empty()))
       throw CLI::ValidationError("--epilogue", "epilogues and --c-dtype are not for f64");
     const std::vector<std::unique_ptr<PeerLibrary>> peers =
