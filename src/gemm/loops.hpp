@@ -395,8 +395,9 @@ struct Loops {
   // takes, which fixes the rounding), on B packed as packed() packs it, in one of three orders:
   //  - B whole in L2 (prepacked_whole_b): all of B packed first, then each panel of A, read from
   //    memory once in address order, through every slice and strip, its tiles of C in L1;
-  //  - a block of B (a slice of NC columns) in L2: slice by slice, each tile of A through every
-  //    strip while it is in L1, fetching a tile further on meanwhile (PrefetchLines);
+  //  - a block of B (a slice of NC columns) in L2, but for int8 quads: slice by slice, each tile
+  //    of A through every strip while it is in L1, fetching a tile further on meanwhile
+  //    (PrefetchLines);
   //  - else packed()'s blocks, each A block reread from the cache by every strip, the first
   //    strip's tiles fetching the tile kAheadPanels further on as they read theirs.
   // Measured on the Zen 3 host, M x 4096 x 4096 row-major sgemm, 1 thread, against the unpacked
@@ -490,7 +491,12 @@ struct Loops {
         if constexpr (kQuads) {
           if (pc + kc == steps) correction.finish_columns(nc);
         }
-        if (nc * kc <= model.l2_elements / 2) {
+        // Not on int8 quads: at twice the pairs' rate, rereading both the tile of A and each
+        // strip of B from L2 held them back where packed()'s order rereads only A. Measured
+        // (Zen 4, u8s8 M x 4096 x 4096 row-major, 1 thread, against the unpacked call): M = 128
+        // 0.85 / 0.91x slice by slice, 1.13 / 1.16x by blocks; M = 96, 160 1.14-1.23x by
+        // blocks. (AVX2's int16 pairs slice by slice: M = 96 / 128 1.05 / 1.06x.)
+        if (!kQuads && nc * kc <= model.l2_elements / 2) {
           // Each tile's lines (kc of them) a share in each strip's first steps, for the tile
           // kAheadPanels further on.
           const std::int64_t strips = (nc + NR - 1) / NR;
