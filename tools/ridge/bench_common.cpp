@@ -16,6 +16,9 @@
 namespace ridge::cli {
 namespace {
 
+// A column's width in a bench table: its name's, at least a rate's 9.
+int width(const std::string& name) { return std::max(9, static_cast<int>(name.size())); }
+
 // Lets the previous contender's idle threads stop spinning before the next one is timed: an
 // OpenMP runtime (BLIS, oneDNN) and ridge's pool both busy-wait briefly after a call, and a
 // spinning thread of one library would otherwise steal a core from the other (measured: ridge
@@ -149,11 +152,16 @@ void time_alternately(std::vector<Contender>& contenders, double work, int runs,
 }
 
 PeerColumns::PeerColumns(const std::vector<std::unique_ptr<PeerLibrary>>& peers,
+                         const std::vector<std::string>& more_peers,
                          const std::vector<std::string>& variants)
-    : per_peer_(peers.size() + variants.size()) {
+    : per_peer_(peers.size() + more_peers.size() + variants.size()) {
   for (const auto& p : peers) {
     names_.push_back(p->name());
     is_ridge_.push_back(p->is_ridge());
+  }
+  for (const std::string& p : more_peers) {
+    names_.push_back(p);
+    is_ridge_.push_back(false);
   }
   for (const std::string& v : variants) {
     names_.push_back(v);
@@ -163,15 +171,16 @@ PeerColumns::PeerColumns(const std::vector<std::unique_ptr<PeerLibrary>>& peers,
 
 void PeerColumns::print_heading() const {
   for (const std::string& name : names_)
-    std::printf(" %9s %7s %6s", name.c_str(), "spread", "ratio");
+    std::printf(" %*s %7s %6s", width(name), name.c_str(), "spread", "ratio");
 }
 
 double PeerColumns::print_row(const std::vector<Contender>& contenders) {
   const double mine = summarize(contenders[0].rates).median;
   double best_peer = 0;
   for (std::size_t i = 1; i < contenders.size(); ++i) {
+    const int w = width(names_[i - 1]);
     if (!contenders[i].call) {
-      std::printf(" %9s %7s %6s", "-", "", "");
+      std::printf(" %*s %7s %6s", w, "-", "", "");
       continue;
     }
     const Summary theirs = summarize(contenders[i].rates);
@@ -181,7 +190,7 @@ double PeerColumns::print_row(const std::vector<Contender>& contenders) {
       per_peer_[i - 1].sum += std::log(ratio);
       ++per_peer_[i - 1].count;
     }
-    std::printf(" %9.1f %6.1f%% %5.2fx", theirs.median, 100 * theirs.spread(), ratio);
+    std::printf(" %*.1f %6.1f%% %5.2fx", w, theirs.median, 100 * theirs.spread(), ratio);
   }
   ++rows_;
   return best_peer;

@@ -76,11 +76,14 @@ void time_alternately(std::vector<Contender>& contenders, double work, int runs,
 // ratios, and at the end the geometric mean of each peer's ratios over the rows it ran.
 class PeerColumns {
  public:
-  // `variants`: columns after the peers' for other ways of running ridge (not peers either).
+  // `more_peers`: columns after the libraries' for their other calls (oneDNN's matmul
+  // primitive), peers as the libraries are; `variants`: columns after those for other ways of
+  // running ridge (not peers either). A column is as wide as its name, at least 9.
   explicit PeerColumns(const std::vector<std::unique_ptr<PeerLibrary>>& peers,
+                       const std::vector<std::string>& more_peers = {},
                        const std::vector<std::string>& variants = {});
   void print_heading() const;
-  // contenders[0] is ridge, the rest the peers in order ("-" for one without the kernel).
+  // contenders[0] is ridge, the rest the columns in order ("-" for one without the kernel).
   // Returns the best peer's median rate (other ridge builds are no peers), 0 when none ran.
   double print_row(const std::vector<Contender>& contenders);
   // "vs best" for the row: nothing when no peer ran.

@@ -16,6 +16,7 @@
 
 #include "bench_common.hpp"
 #include "commands.hpp"
+#include "onednn_matmul.hpp"
 #include "peer_library.hpp"
 #include "ridge/probe.hpp"
 #include "ridge/ridge.h"
@@ -123,15 +124,51 @@ void print_packed_heading(const Options& o) {
         "ridge's call on B as stored\n");
 }
 
-void print_epilogue_heading(const Options& o, bool dequantised) {
+// A oneDNN peer's matmul primitive with the epilogue as post-ops, in a column of its own beside
+// the peer's GEMM and passes.
+struct MatmulColumn {
+  const PeerLibrary* peer;
+  std::string name;     // "NAME matmul"
+  std::string kernels;  // oneDNN's implementation, such as brg:avx512_core
+};
+
+void print_epilogue_heading(const Options& o, bool dequantised,
+                            const std::vector<MatmulColumn>& matmul_columns = {}) {
   if (o.epilogue.empty() && o.c_dtype != "bf16" && !dequantised) return;
   std::printf("after the product:");
   if (dequantised) std::printf(" dequantise");
   for (const std::string& name : o.epilogue) std::printf(" %s", name.c_str());
   if (o.c_dtype == "bf16") std::printf(" round-to-bf16");
+  std::printf(" (ridge fused; ");
+  for (const MatmulColumn& column : matmul_columns)
+    std::printf("%s (%s)%s", column.name.c_str(), column.kernels.c_str(),
+                &column == &matmul_columns.back() ? ": " : ", ");
+  if (!matmul_columns.empty())
+    std::printf("oneDNN's matmul primitive with them as post-ops, created once per shape; other ");
   std::printf(
-      " (ridge fused; each peer and unfused: its GEMM, then one pass over C per step; "
-      "plain: ridge's GEMM alone)\n");
+      "peer columns and unfused: their GEMM, then one pass over C per step; plain: ridge's "
+      "GEMM alone)\n");
+}
+
+// The matmul columns of the oneDNN peers: f32 into an f32 C (the bench's beta is 0), where the
+// library can create the primitive; the kernels it chose on a small shape. Says on stderr why a
+// oneDNN peer has none.
+std::vector<MatmulColumn> matmul_columns(const Options& o,
+                                         const std::vector<std::unique_ptr<PeerLibrary>>& peers) {
+  std::vector<MatmulColumn> columns;
+  if (o.dtype != "f32" || o.epilogue.empty()) return columns;
+  for (const auto& peer : peers) {
+    if (!OnednnMatmul::is_onednn(*peer)) continue;
+    try {
+      if (o.c_dtype == "bf16") throw std::runtime_error("its C would be f32, not bf16");
+      // Bound to nothing: created only, never run.
+      const OnednnMatmul small(*peer, {16, 16, 16, o.op[0] == 't', o.op[1] == 't'}, o.epilogue);
+      columns.push_back({peer.get(), peer->name() + " matmul", small.implementation()});
+    } catch (const std::runtime_error& e) {
+      std::fprintf(stderr, "no %s matmul column: %s\n", peer->name().c_str(), e.what());
+    }
+  }
+  return columns;
 }
 
 // The per-tensor scale the dequantised int8 products apply (any value: it costs the same).
@@ -147,12 +184,15 @@ void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& pe
   std::printf("ridge bench gemm: %s, row-major %c%c, %d thread%s, isa %s, median of %d runs\n",
               o.dtype.c_str(), trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', o.threads,
               o.threads == 1 ? "" : "s", isa_name(active_isa()), o.runs);
-  print_epilogue_heading(o, false);
+  const std::vector<MatmulColumn> matmuls = matmul_columns(o, peers);
+  print_epilogue_heading(o, false, matmuls);
   print_packed_heading(o);
   std::printf("measured %s FMA peak on %d thread%s: %.1f GFLOP/s\n", o.dtype.c_str(), o.threads,
               o.threads == 1 ? "" : "s", peak);
   std::printf("%-18s %9s %7s %6s", "M x N x K", "ridge", "spread", "%peak");
-  PeerColumns columns(peers, o.variants);
+  std::vector<std::string> matmul_names;
+  for (const MatmulColumn& matmul : matmuls) matmul_names.push_back(matmul.name);
+  PeerColumns columns(peers, matmul_names, o.variants);
   columns.print_heading();
   std::printf("\n");
 
@@ -173,7 +213,8 @@ void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& pe
         row_major<const T>(b.data(), trans_b ? s.n : s.k, trans_b ? s.k : s.n, ldb);
     if (trans_a) a_view = a_view.transposed();
     if (trans_b) b_view = b_view.transposed();
-    // With an epilogue (f32): ridge applies it fused, every other contender as passes after.
+    // With an epilogue (f32): ridge applies it fused, and oneDNN's matmul primitive as its
+    // post-ops; every other contender as passes after.
     EpilogueInputs inputs;
     Epilogue fused;
     std::vector<Epilogue> passes;
@@ -233,7 +274,28 @@ void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& pe
                               }
                             }, {}});
     }
+    char shape[64];
+    std::snprintf(shape, sizeof(shape), "%lldx%lldx%lld", static_cast<long long>(s.m),
+                  static_cast<long long>(s.n), static_cast<long long>(s.k));
+    std::vector<std::unique_ptr<OnednnMatmul>> primitives;  // created per shape, untimed
     if constexpr (sizeof(T) == 4) {
+      for (const MatmulColumn& column : matmuls) {
+        std::function<void()> call;
+        try {
+          const auto& primitive = primitives.emplace_back(std::make_unique<OnednnMatmul>(
+              *column.peer,
+              OnednnMatmul::Operands{s.m, s.n, s.k, trans_a, trans_b, a.data(), b.data(),
+                                     inputs.bias.data(), inputs.residual.data(), c.data()},
+              o.epilogue));
+          if (primitive->implementation() != column.kernels)
+            std::fprintf(stderr, "%s, %s: runs %s, not %s\n", column.name.c_str(), shape,
+                         primitive->implementation().c_str(), column.kernels.c_str());
+          call = [p = primitive.get()] { p->run(); };
+        } catch (const std::runtime_error& e) {
+          std::fprintf(stderr, "%s, %s: %s\n", column.name.c_str(), shape, e.what());
+        }
+        contenders.push_back({column.name, call, {}});
+      }
       for (const std::string& variant : o.variants)
         contenders.push_back(
             {variant,
@@ -252,9 +314,6 @@ void bench(const Options& o, const std::vector<std::unique_ptr<PeerLibrary>>& pe
     time_alternately(contenders, flop, o.runs);
 
     const Summary mine = summarize(contenders[0].rates);
-    char shape[64];
-    std::snprintf(shape, sizeof(shape), "%lldx%lldx%lld", static_cast<long long>(s.m),
-                  static_cast<long long>(s.n), static_cast<long long>(s.k));
     std::printf("%-18s %9.1f %6.1f%% %5.1f%%", shape, mine.median, 100 * mine.spread(),
                 100 * mine.median / peak);
     const double best_peer = columns.print_row(contenders);
@@ -298,7 +357,7 @@ void bench_narrow(const Options& o, const std::vector<std::unique_ptr<PeerLibrar
   print_epilogue_heading(o, dequantised);
   print_packed_heading(o);
   std::printf("%-18s %9s %7s", "M x N x K", "ridge", "spread");
-  PeerColumns columns(peers, o.variants);
+  PeerColumns columns(peers, {}, o.variants);
   columns.print_heading();
   std::printf("\n");
 
@@ -526,7 +585,8 @@ void add_bench_gemm_command(CLI::App& bench_app) {
                   "Operations ridge applies to C before it is stored, in order "
                   "(comma-separated: bias, relu, gelu_tanh, gelu_erf, silu, residual); the "
                   "peers and --vs unfused run them as passes over C after their GEMM, --vs plain "
-                  "runs ridge's GEMM alone")
+                  "runs ridge's GEMM alone; with f32 into an f32 C, oneDNN 2.x also applies "
+                  "them as its matmul primitive's post-ops, in a column \"onednn matmul\"")
       ->delimiter(',')
       ->check(CLI::IsMember({"bias", "relu", "gelu_tanh", "gelu_erf", "silu", "residual"}));
   cmd->add_option("--c-dtype", o.c_dtype,

@@ -129,6 +129,8 @@ std::string PeerLibrary::kernel_choice() const {
   return "?";
 }
 
+void* PeerLibrary::symbol(const char* name) const { return dlsym(handle_, name); }
+
 PeerLibrary::~PeerLibrary() {
   // Not dlclose'd: OpenMP runtimes and OpenBLAS threads do not unload cleanly.
 }

@@ -24,6 +24,9 @@ class PeerLibrary {
   ~PeerLibrary();
 
   const std::string& name() const { return name_; }
+  // The library's own function or variable `name`, null where it has none: for calls beyond
+  // the GEMM ones wrapped here (oneDNN's matmul primitive, onednn_matmul.hpp).
+  void* symbol(const char* name) const;
   // Another build of ridge (it exports ridge_version), timed as a reference for a change: not a
   // peer, so never the "best peer" of a row.
   bool is_ridge() const { return is_ridge_; }
