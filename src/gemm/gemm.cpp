@@ -175,7 +175,8 @@ void gemm_impl(T alpha, const MatrixView<const S>& a, const MatrixView<const S>&
   static_assert(sizeof(Stored) == sizeof(S));
   auto p = kernels::GemmProblem<T, Stored, Stored>::from_strides(
       c.rows, c.cols, a.op_cols(), alpha, reinterpret_cast<const Stored*>(a.data), a_rs, a_cs,
-      reinterpret_cast<const Stored*>(b.data), b_rs, b_cs, beta, c.data, c_rs, c_cs);
+      reinterpret_cast<const Stored*>(b.data), b_rs, b_cs, beta, c.data, c_rs, c_cs,
+      c.layout == Layout::row_major);
   p.epilogue = epilogue;
   gemm_detail::run(p);
 }
@@ -278,8 +279,9 @@ void gemm_packed(float alpha, const MatrixView<const float>& a, const PackedMatr
   const PackedMatrix::Storage& packed = *b.storage();
   std::int64_t a_rs, a_cs;
   strides(a, a_rs, a_cs);
-  auto p = kernels::GemmProblem<float>::from_strides(
-      c.rows, c.cols, a.op_cols(), alpha, a.data, a_rs, a_cs, nullptr, 0, 0, beta, c.data, c.ld, 1);
+  auto p =
+      kernels::GemmProblem<float>::from_strides(c.rows, c.cols, a.op_cols(), alpha, a.data, a_rs,
+                                                a_cs, nullptr, 0, 0, beta, c.data, c.ld, 1, true);
   p.epilogue = epilogue;
   if (packed.panels) {
     gemm_detail::run_prepacked(p, packed.prepacked);
@@ -318,7 +320,7 @@ void gemm(float alpha, const MatrixView<const bf16>& a, const PackedMatrix& b, f
   strides(a, a_rs, a_cs);
   auto p = kernels::GemmProblem<float, std::uint16_t, std::uint16_t>::from_strides(
       c.rows, c.cols, a.op_cols(), alpha, reinterpret_cast<const std::uint16_t*>(a.data), a_rs,
-      a_cs, nullptr, 0, 0, beta, c.data, c.ld, 1);
+      a_cs, nullptr, 0, 0, beta, c.data, c.ld, 1, true);
   p.epilogue = internal.count > 0 ? &internal : nullptr;
   gemm_detail::run_prepacked(p, b.storage()->prepacked);
 }

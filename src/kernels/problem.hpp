@@ -32,17 +32,20 @@ struct GemmProblem {
   // C (m x n) = alpha * A (m x k) * B (k x n) + beta * C with every operand given by element
   // strides along its rows and columns, C either column-major (c_rs == 1) or row-major
   // (c_cs == 1). A row-major C is solved as its transpose, C^T = B^T A^T, which is column-major.
-  // (A row-major C needs A and B stored alike: SourceA = SourceB.)
+  // (A row-major C needs A and B stored alike: SourceA = SourceB.) One column with rows 1 apart
+  // is both; `row_major` says which it is, so that the caller knows which form it gets (an
+  // epilogue's rows and columns, B packed as the transposed form's A).
   static GemmProblem from_strides(std::int64_t m, std::int64_t n, std::int64_t k, T alpha,
                                   const SourceA* a, std::int64_t a_rs, std::int64_t a_cs,
                                   const SourceB* b, std::int64_t b_rs, std::int64_t b_cs, T beta,
-                                  T* c, std::int64_t c_rs, std::int64_t c_cs) {
+                                  T* c, std::int64_t c_rs, std::int64_t c_cs,
+                                  bool row_major = false) {
     GemmProblem p;
     p.k = k;
     p.alpha = alpha;
     p.beta = beta;
     p.c = c;
-    if (c_rs == 1) {
+    if (c_rs == 1 && !row_major) {
       p.m = m, p.n = n, p.ldc = c_cs;
       p.a = a, p.a_rs = a_rs, p.a_cs = a_cs;
       p.b = b, p.b_rs = b_rs, p.b_cs = b_cs;

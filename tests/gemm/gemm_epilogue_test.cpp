@@ -35,10 +35,11 @@ struct Shape {
 struct Case {
   Matrix<float> a, b, c, residual;
   std::vector<float> per_row, per_column;
-  Case(const Shape& s, Layout layout, std::mt19937& rng)
+  // c_pad: the padding of C's rows or columns past its extent.
+  Case(const Shape& s, Layout layout, std::mt19937& rng, std::int64_t c_pad = 1)
       : a(s.ta == Transpose::none ? s.m : s.k, s.ta == Transpose::none ? s.k : s.m, layout, 3),
         b(s.tb == Transpose::none ? s.k : s.n, s.tb == Transpose::none ? s.n : s.k, layout, 2),
-        c(s.m, s.n, layout, 1),
+        c(s.m, s.n, layout, c_pad),
         residual(s.m, s.n, layout, 5),
         per_row(static_cast<std::size_t>(s.m)),
         per_column(static_cast<std::size_t>(s.n)) {
@@ -119,6 +120,32 @@ TEST(GemmEpilogue, MatchesTheUnfusedSequenceBitForBit) {
     }
   }
   set_num_threads(saved_threads);
+}
+
+// One column of a row-major C (or one row of a column-major one) stored compactly, its
+// elements 1 apart: its strides fit either layout, and the epilogue's rows, columns and
+// residual must still be the caller's.
+TEST(GemmEpilogue, CompactOneColumnOrRowKeepsItsLayout) {
+  std::mt19937 rng(19);
+  for (const Shape& s : {Shape{37, 1, 50, Transpose::none, Transpose::none},
+                         Shape{1, 37, 50, Transpose::none, Transpose::transpose},
+                         Shape{1, 1, 7, Transpose::none, Transpose::none},
+                         Shape{1000, 1, 300, Transpose::transpose, Transpose::none}}) {
+    for (Layout layout : {Layout::row_major, Layout::col_major}) {
+      Case t(s, layout, rng, 0);
+      const std::vector<Epilogue> list = epilogues(t);
+      for (int e = 0; e < static_cast<int>(list.size()); ++e) {
+        Matrix<float> expected = t.c, got = t.c;
+        gemm(0.5f, t.a.view(s.ta), t.b.view(s.tb), 1.0f, expected.view());
+        apply_unfused(list[e], expected);
+        gemm(0.5f, t.a.view(s.ta), t.b.view(s.tb), 1.0f, got.view(), list[e]);
+        bool same = true;
+        for (std::size_t i = 0; i < got.storage.size(); ++i)
+          same = same && same_bits(got.storage[i], expected.storage[i]);
+        EXPECT_TRUE(same) << describe(s, layout, 0.5f, 1.0f, e, num_threads());
+      }
+    }
+  }
 }
 
 // The epilogue's values against extended precision where they are exact or nearly: a bias and

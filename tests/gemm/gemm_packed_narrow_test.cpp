@@ -44,6 +44,9 @@ const Shape kShapes[] = {
     {100, 40, 8001, false, false},  {600, 50, 2000, true, false},  {2000, 20, 3000, false, false},
 };
 
+// C's padding past each row: 1, and 0 for one column (rows 1 apart, as a column-major C's).
+std::int64_t c_pad(const Shape& s) { return s.n == 1 ? 0 : 1; }
+
 std::string describe(const Shape& s, int threads) {
   return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) +
          (s.ta ? " A^T" : "") + (s.tb ? " B^T" : "") + ", " + std::to_string(threads) + " threads";
@@ -90,7 +93,7 @@ struct Bf16Case {
   std::vector<float> c;
   std::int64_t ldc;
   Bf16Case(const Shape& s, std::mt19937& rng)
-      : a(s.m, s.k, s.ta, 3), b(s.k, s.n, s.tb, 2), ldc(std::max<std::int64_t>(1, s.n) + 1) {
+      : a(s.m, s.k, s.ta, 3), b(s.k, s.n, s.tb, 2), ldc(std::max<std::int64_t>(1, s.n) + c_pad(s)) {
     for (bf16& x : a.data) x = to_bf16(random_floats(1, rng)[0]);
     for (bf16& x : b.data) x = to_bf16(random_floats(1, rng)[0]);
     c = random_floats(static_cast<std::size_t>(std::max<std::int64_t>(1, s.m * ldc)), rng);
@@ -196,7 +199,7 @@ void int8_matches_the_unpacked_call() {
     std::vector<float> bias = random_floats(static_cast<std::size_t>(s.n + 1), rng);
     Epilogue e;
     e.scale_per_column(scale.data()).add_per_column(bias.data()).activation(Activation::gelu_tanh);
-    const std::int64_t ldc = std::max<std::int64_t>(1, s.n) + 1;
+    const std::int64_t ldc = std::max<std::int64_t>(1, s.n) + c_pad(s);
     const std::size_t c_size = static_cast<std::size_t>(std::max<std::int64_t>(1, s.m * ldc));
     for (const auto& [a_zero, b_zero] :
          {std::pair{0, 0}, {3, -5}, {std::is_signed_v<SourceA> ? -128 : 255, 127}}) {

@@ -107,6 +107,21 @@ TEST(GemmPacked, MatchesTheUnpackedCallBitForBit) {
   set_num_threads(saved_threads);
 }
 
+// One column of C stored compactly (rows 1 apart, as a column-major C would be): still the
+// transposed problem, whose A is the packed B.
+TEST(GemmPacked, CompactOneColumnC) {
+  std::mt19937 rng(23);
+  for (const Shape& s : {Shape{37, 1, 50, Transpose::none, Transpose::none},
+                         Shape{1, 1, 9, Transpose::none, Transpose::transpose},
+                         Shape{300, 1, 700, Transpose::transpose, Transpose::none}}) {
+    Case t(s, rng);
+    Matrix<float> expected(s.m, s.n, Layout::row_major, 0), got(s.m, s.n, Layout::row_major, 0);
+    gemm(1.0f, t.a.view(s.ta), t.b.view(s.tb), 0.0f, expected.view());
+    gemm(1.0f, t.a.view(s.ta), PackedMatrix(t.b.view(s.tb)), 0.0f, got.view());
+    EXPECT_TRUE(same_bits(got.storage, expected.storage)) << describe(s, 1.0f, 0.0f, 1);
+  }
+}
+
 // Not only the same as the unpacked call: right (the unpacked call's own tests hold it to a
 // long-double reference; this guards against both taking one wrong turn).
 TEST(GemmPacked, MatchesTheReference) {
