@@ -31,8 +31,8 @@ void internal_strides(const MatrixView<const S>& b, std::int64_t& rs, std::int64
   if (b.trans == Transpose::transpose) std::swap(rs, cs);
 }
 
-// B^T's n rows, k deep (strides rs, cs), in the panels of the kernels of element type T and
-// stored types SourceA (B's) and SourceB (the other operand's) on `isa`.
+// B^T's n rows, k deep (strides s.prepacked.rs, cs), in the panels of the kernels of element type
+// T and stored types SourceA (B's) and SourceB (the other operand's) on s's path.
 template <class T, class SourceA, class SourceB>
 void pack_panels(PackedMatrix::Storage& s, std::int64_t n, std::int64_t k, const SourceA* b,
                  std::int32_t zero) {
@@ -94,7 +94,8 @@ PackedMatrix::PackedMatrix(const MatrixView<const bf16>& b) {
   s.prepacked.panels = s.data.get();
 }
 
-// Rounded to a compact bf16 copy of op(B) (K x N, row-major), packed as a bf16 B.
+// Rounded to a compact bf16 copy of B that keeps its orientation (whether op(B)'s columns or its
+// rows are contiguous picks the unpacked call's route), packed as a bf16 B.
 PackedMatrix::PackedMatrix(const MatrixView<const float>& b, Element element) {
   if (element == Element::f32) {
     *this = PackedMatrix(b);
@@ -108,9 +109,16 @@ PackedMatrix::PackedMatrix(const MatrixView<const float>& b, Element element) {
   std::int64_t rs, cs;
   internal_strides(b, rs, cs);
   std::vector<bf16> rounded(static_cast<std::size_t>(k * n));
-  for (std::int64_t q = 0; q < k; ++q)
-    for (std::int64_t j = 0; j < n; ++j) rounded[q * n + j] = to_bf16(b.data[j * rs + q * cs]);
-  *this = PackedMatrix(row_major<const bf16>(rounded.data(), k, n, std::max<std::int64_t>(1, n)));
+  if (rs == 1) {  // op(B) K x N row-major
+    for (std::int64_t q = 0; q < k; ++q)
+      for (std::int64_t j = 0; j < n; ++j) rounded[q * n + j] = to_bf16(b.data[j * rs + q * cs]);
+    *this = PackedMatrix(row_major<const bf16>(rounded.data(), k, n, std::max<std::int64_t>(1, n)));
+  } else {  // op(B) = W^T, W N x K row-major
+    for (std::int64_t j = 0; j < n; ++j)
+      for (std::int64_t q = 0; q < k; ++q) rounded[j * k + q] = to_bf16(b.data[j * rs + q * cs]);
+    *this = PackedMatrix(
+        row_major<const bf16>(rounded.data(), n, k, std::max<std::int64_t>(1, k)).transposed());
+  }
 }
 
 PackedMatrix::PackedMatrix(const MatrixView<const std::int8_t>& b, std::int8_t zero) {

@@ -152,8 +152,8 @@ TEST(GemmPackedBf16, SpecialValuesAndEpilogueAsTheUnpackedCall) {
 // Packed from float: the bf16 product on B rounded to nearest even, whatever B's layout.
 TEST(GemmPackedBf16, FromFloatIsFromTheRoundedValues) {
   std::mt19937 rng(25);
-  for (const Shape& s : {Shape{1, 67, 301, false, false}, Shape{33, 29, 17, false, true},
-                         Shape{100, 130, 300, false, false}}) {
+  for (const Shape& s : {Shape{1, 67, 301, false, false}, Shape{1, 67, 301, false, true},
+                         Shape{33, 29, 17, false, true}, Shape{100, 130, 300, false, false}}) {
     Bf16Case t(s, rng);
     Stored<float> b(s.k, s.n, s.tb, 5);
     b.data = random_floats(b.data.size(), rng);
