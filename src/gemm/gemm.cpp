@@ -337,13 +337,11 @@ void gemm(float alpha, const MatrixView<const std::int8_t>& a, std::int8_t a_zer
 
 void gemm(float alpha, const MatrixView<const std::uint8_t>& a, std::uint8_t a_zero,
           const PackedMatrix& b, const MatrixView<bf16>& c, const Epilogue& epilogue) {
-  check_packed(a, b, c);
   gemm_quantised(alpha, a, a_zero, b, destination(a, b, c, epilogue));
 }
 
 void gemm(float alpha, const MatrixView<const std::int8_t>& a, std::int8_t a_zero,
           const PackedMatrix& b, const MatrixView<bf16>& c, const Epilogue& epilogue) {
-  check_packed(a, b, c);
   gemm_quantised(alpha, a, a_zero, b, destination(a, b, c, epilogue));
 }
 
