@@ -109,16 +109,16 @@ PackedMatrix::PackedMatrix(const MatrixView<const float>& b, Element element) {
   std::int64_t rs, cs;
   internal_strides(b, rs, cs);
   std::vector<bf16> rounded(static_cast<std::size_t>(k * n));
-  if (rs == 1) {  // op(B) K x N row-major
-    for (std::int64_t q = 0; q < k; ++q)
-      for (std::int64_t j = 0; j < n; ++j) rounded[q * n + j] = to_bf16(b.data[j * rs + q * cs]);
-    *this = PackedMatrix(row_major<const bf16>(rounded.data(), k, n, std::max<std::int64_t>(1, n)));
-  } else {  // op(B) = W^T, W N x K row-major
+  // op(B) K x N row-major where its rows are contiguous, else W^T with W N x K row-major.
+  const bool rows_contiguous = rs == 1;
+  const std::int64_t q_stride = rows_contiguous ? n : 1, j_stride = rows_contiguous ? 1 : k;
+  for (std::int64_t q = 0; q < k; ++q)
     for (std::int64_t j = 0; j < n; ++j)
-      for (std::int64_t q = 0; q < k; ++q) rounded[j * k + q] = to_bf16(b.data[j * rs + q * cs]);
-    *this = PackedMatrix(
-        row_major<const bf16>(rounded.data(), n, k, std::max<std::int64_t>(1, k)).transposed());
-  }
+      rounded[q * q_stride + j * j_stride] = to_bf16(b.data[j * rs + q * cs]);
+  *this = PackedMatrix(
+      rows_contiguous
+          ? row_major<const bf16>(rounded.data(), k, n, std::max<std::int64_t>(1, n))
+          : row_major<const bf16>(rounded.data(), n, k, std::max<std::int64_t>(1, k)).transposed());
 }
 
 PackedMatrix::PackedMatrix(const MatrixView<const std::int8_t>& b, std::int8_t zero) {
