@@ -23,11 +23,12 @@ struct ActivationMath {
 
   // e^(a + b) = p 2^n, p in [0.7, 1.42] (while a is finite), for |b| < 2 a correction that a + b
   // in float would round away (it is formed only to choose n): n = round((a + b) / ln2),
-  // e^(a - n ln2 + b) by its Taylor series to the 7th power (|a - n ln2 + b| <= ln2 / 2:
-  // truncation 5e-9, under a tenth of an ulp); ln2 in two parts (Cody and Waite) so that
-  // n ln2_hi, and a less it, are exact for |n| <= 256. Below
-  // a = -150, p = 0 (the callers multiply p 2^n by at most 2^128 before it is scaled: the product
-  // would still underflow); above 89, e^(a + b) overflows.
+  // e^r for r = a - n ln2 + b (|r| <= ln2 / 2) by a degree-6 polynomial 1 + r + r^2 P(r), P
+  // minimax (tools/fit_exp_polynomial.py 6: 3.6e-9 relative, a sixteenth of an ulp; the Taylor
+  // series needs the 7th power for as little); ln2 in two parts (Cody and Waite) so that
+  // n ln2_hi, and a less it, are exact for |n| <= 256. Below a = -150, p = 0 (the callers
+  // multiply p 2^n by at most 2^128 before it is scaled: the product would still underflow);
+  // above 89, e^(a + b) overflows.
   struct Scaled {
     reg p, n;
   };
@@ -35,15 +36,15 @@ struct ActivationMath {
     constexpr float kLog2e = 1.44269504088896341f;
     constexpr float kLn2High = 0.693145751953125f;  // 15 significant bits
     constexpr float kLn2Low = 1.42860682030941723212e-6f;
-    constexpr float kTaylor[] = {1.0f,      1.0f,       1.0f / 2,   1.0f / 6,
-                                 1.0f / 24, 1.0f / 120, 1.0f / 720, 1.0f / 5040};
+    constexpr float kPolynomial[] = {1.0f,          1.0f,          0.49999994f,  0.16666521f,
+                                     0.041668389f,  0.0083687454f, 0.0013814541f};
     const reg below = V::add(a, V::set1(150.0f));  // negative where p = 0
     a = V::min(V::set1(89.0f), V::max(V::set1(-150.0f), a));
     const reg n = V::floor(V::fma(V::add(a, b), V::set1(kLog2e), V::set1(0.5f)));
     reg r = V::fma(n, V::set1(-kLn2High), a);
     r = V::add(V::fma(n, V::set1(-kLn2Low), r), b);
-    reg p = V::set1(kTaylor[7]);
-    for (int i = 6; i >= 0; --i) p = V::fma(p, r, V::set1(kTaylor[i]));
+    reg p = V::set1(kPolynomial[6]);
+    for (int i = 5; i >= 0; --i) p = V::fma(p, r, V::set1(kPolynomial[i]));
     return {V::blend_by_sign(below, V::zero(), p), n};
   }
   // x 2^n for n in [-252, 254], rounded once: two factors, each within the exponent range.
@@ -60,15 +61,15 @@ struct ActivationMath {
   // scaling every lane, 131 / 136 so; 137 at C = 0.2 (141 scaling every lane).
   static reg times_exp(reg x, reg p, reg n) {
     const reg v = V::mul(x, p);
-    // Where every lane has n >= -100 and |v| >= 2^-26, each |v| 2^n is at least 2^-126, normal:
-    // one exact scaling gives what the general form below would, at a sixth of its instructions
-    // (the usual case: an activation of an argument within about 69 of 0, not 0 itself).
+    // Where every lane has n >= -100, each v 2^n is normal (or v itself subnormal, n = 0): one
+    // exact scaling gives what the general form below would, at a sixth of its instructions
+    // (the usual case: an activation of an argument within about 69 of 0). For that the callers'
+    // |v| is at least 2^-26 wherever n < 0: their exponent is then below -ln2 / 2, so |x| > 0.2,
+    // and the factors beside x (p, and the sigmoid's 1 / (1 + e^z) or erfc's s / 2) exceed 1/20.
     // Measured on the Zen 3 host (AVX2), 4096 floats in L1, the best of two runs, ns an element
     // without and with it and tiny_exp's single scaling: GELU's tanh form 2.65 / 1.88, its erf
     // form 3.58 / 2.35, SiLU 1.95 / 1.14.
-    const reg easy = V::min(V::add(n, V::set1(100.0f)),
-                            V::sub(V::max(v, V::sub(V::zero(), v)), V::set1(0x1p-26f)));
-    if (!V::any_negative(easy)) return V::scale_by_pow2(v, n);
+    if (!V::any_negative(V::add(n, V::set1(100.0f)))) return V::scale_by_pow2(v, n);
     // |v| 2^n in units of 2^-149: below 2^23 the result is subnormal or zero. (Every caller's
     // n is at most 0, within scale's range; a large |v| overflows to +inf, which is not below.)
     const reg units = scale(V::max(v, V::sub(V::zero(), v)), V::add(n, V::set1(149.0f)));
@@ -100,19 +101,24 @@ struct ActivationMath {
   // 2 u = x (c1 + c3 x^2), c1 = 2 sqrt(2 / pi), c3 = 0.044715 c1, evaluated in pairs of floats
   // (about 44 bits): e^-|2u| would turn float's rounding of 2u into |2u| times as much relative
   // error (c1 alone, rounded to float, costs 2.8e-8 |2u|: 40 ulp where 2u = -87). x is held to
-  // [-16, 16] for 2u, beyond which sigmoid(2u) is 0 or 1 in float.
+  // [-16, 16] for 2u, beyond which sigmoid(2u) is 0 or 1 in float. q = c1 + c3 x^2 is then
+  // below 32, and c1's high part a multiple of 2^-19 (20 bits), so both are multiples of q's
+  // ulp: q - c1_high is exact, and with it the rounding error of the sum (three operations,
+  // where a general two-sum takes six).
   static reg gelu_tanh(reg x) {
-    constexpr float kC1High = 1.5957691669464111f, kC1Low = -4.534068054340423e-08f;
+    constexpr float kC1High = 1.5957698822021484f, kC1Low = -7.605964356116601e-07f;
     constexpr float kC3High = 0.07135481387376785f, kC3Low = 2.3988324659995897e-09f;
     const reg v = V::min(V::set1(16.0f), V::max(V::set1(-16.0f), x));
     const Pair square = two_product(v, v);
-    Pair c3_square = two_product(V::set1(kC3High), square.high);
-    c3_square.low = V::add(c3_square.low, V::fma(V::set1(kC3High), square.low,
-                                                 V::mul(V::set1(kC3Low), square.high)));
-    Pair q = two_sum(V::set1(kC1High), c3_square.high);
-    q.low = V::add(q.low, V::add(V::set1(kC1Low), c3_square.low));
-    Pair z = two_product(v, q.high);
-    z.low = V::fma(v, q.low, z.low);
+    const Pair c3_square = two_product(V::set1(kC3High), square.high);
+    const reg q = V::add(c3_square.high, V::set1(kC1High));
+    const reg q_error = V::sub(c3_square.high, V::sub(q, V::set1(kC1High)));  // exact
+    const reg q_low = V::add(
+        V::add(q_error, c3_square.low),
+        V::fma(V::set1(kC3High), square.low,
+               V::fma(V::set1(kC3Low), square.high, V::set1(kC1Low))));
+    Pair z = two_product(v, q);
+    z.low = V::fma(v, q_low, z.low);
     return times_sigmoid(x, z.high, z.low);
   }
 
@@ -150,19 +156,14 @@ struct ActivationMath {
   }
 
  private:
-  // Error-free transformations (Dekker; Knuth): high + low is exactly a + b, a b. The product's
-  // error is fma(a, b, -a b) where the FMA rounds once; on the generic path, which has none, each
+  // The error-free product (Dekker): high + low is exactly a b. Its error is a b - high by one
+  // FMA where the FMA rounds once; on the generic path, which has none, each
   // factor splits into halves of 12 bits whose products are exact (|a|, |b| below 2^100, so that
   // the splitting's 4097 a does not overflow). Measured, GELU's tanh form on AVX-512, 4096 floats
   // in L1: 1.32 ns an element with the split, 0.93 with the FMA (AVX2: 1.71, 1.46).
   struct Pair {
     reg high, low;
   };
-  static Pair two_sum(reg a, reg b) {
-    const reg sum = V::add(a, b);
-    const reg b_part = V::sub(sum, a);
-    return {sum, V::add(V::sub(a, V::sub(sum, b_part)), V::sub(b, b_part))};
-  }
   static Pair split(reg a) {
     const reg t = V::mul(V::set1(4097.0f), a);
     const reg high = V::sub(t, V::sub(t, a));
@@ -170,7 +171,7 @@ struct ActivationMath {
   }
   static Pair two_product(reg a, reg b) {
     const reg product = V::mul(a, b);
-    if constexpr (V::fused_fma) return {product, V::fma(a, b, V::sub(V::zero(), product))};
+    if constexpr (V::fused_fma) return {product, V::fms(a, b, product)};
     const Pair x = split(a), y = split(b);
     const reg error = V::add(
         V::add(V::add(V::sub(V::mul(x.high, y.high), product), V::mul(x.high, y.low)),

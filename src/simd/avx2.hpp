@@ -43,6 +43,7 @@ struct Avx2<float> {
   }
   static constexpr bool fused_fma = true;  // fma rounds once
   static reg fma(reg a, reg b, reg c) { return _mm256_fmadd_ps(a, b, c); }
+  static reg fms(reg a, reg b, reg c) { return _mm256_fmsub_ps(a, b, c); }  // a b - c
   static reg mul(reg a, reg b) { return _mm256_mul_ps(a, b); }
   static reg add(reg a, reg b) { return _mm256_add_ps(a, b); }
   static reg sub(reg a, reg b) { return _mm256_sub_ps(a, b); }

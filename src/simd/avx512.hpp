@@ -43,6 +43,7 @@ struct Avx512<float> {
   static void store_partial(float* p, reg a, int n) { _mm512_mask_storeu_ps(p, first_lanes(n), a); }
   static constexpr bool fused_fma = true;  // fma rounds once
   static reg fma(reg a, reg b, reg c) { return _mm512_fmadd_ps(a, b, c); }
+  static reg fms(reg a, reg b, reg c) { return _mm512_fmsub_ps(a, b, c); }  // a b - c
   static reg mul(reg a, reg b) { return _mm512_mul_ps(a, b); }
   static reg add(reg a, reg b) { return _mm512_add_ps(a, b); }
   static reg sub(reg a, reg b) { return _mm512_sub_ps(a, b); }
