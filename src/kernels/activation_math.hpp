@@ -47,8 +47,10 @@ struct ActivationMath {
     for (int i = 5; i >= 0; --i) p = V::fma(p, r, V::set1(kPolynomial[i]));
     return {V::blend_by_sign(below, V::zero(), p), n};
   }
-  // x 2^n for n in [-252, 254], rounded once: two factors, each within the exponent range.
+  // x 2^n for n in [-252, 254], rounded once: in one step where the traits scale by any power
+  // (AVX-512), else by two factors, each within the exponent range.
   static reg scale(reg x, reg n) {
+    if constexpr (requires { V::scales_by_any_power; }) return V::scale_by_pow2(x, n);
     const reg half = V::floor(V::mul(n, V::set1(0.5f)));
     return V::scale_by_pow2(V::scale_by_pow2(x, half), V::sub(n, half));
   }

@@ -88,7 +88,8 @@ struct Avx512<float> {
     return _mm512_castsi512_ps(
         _mm512_maskz_slli_epi32(all_lanes, _mm512_maskz_cvtepu16_epi32(all_lanes, h), 16));
   }
-  // a * 2^n for integral n in [-126, 127] (VSCALEFPS: one instruction).
+  // a * 2^n for any integral n, rounded once (VSCALEFPS: one instruction).
+  static constexpr bool scales_by_any_power = true;
   static reg scale_by_pow2(reg a, reg n) { return _mm512_maskz_scalef_ps(all_lanes, a, n); }
   // Each lane rounded to bf16 (nearest, ties to even; a NaN stays a NaN, made quiet), the first
   // n stored (zero-masked forms, for GCC bug 105593 as above).
