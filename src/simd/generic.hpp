@@ -2,9 +2,12 @@
 // baseline target has (SSE2 on x86-64, ASIMD on aarch64). The reference path for every kernel.
 #pragma once
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
+#include <type_traits>
 
 namespace ridge::simd {
 
@@ -88,10 +91,12 @@ struct Generic {
   // The float of `units` x 2^-149 (units in [0, 2^23], rounded to an integer as arithmetic
   // rounds), with sign's sign, built from its bits: a subnormal (or zero, or 2^-126) that no
   // arithmetic instruction has to produce (x86 takes a microcode assist for each that does).
+  // (Rounded by adding 2^23 and taking it away, floats from 2^23 up being whole numbers: a
+  // library's nearbyint would be a call per lane.)
   static reg from_subnormal_units(reg units, reg sign) {
     static_assert(sizeof(T) == 4, "float only");
     for (int i = 0; i < width; ++i) {
-      std::uint32_t bits = static_cast<std::uint32_t>(std::nearbyint(units.v[i]));
+      std::uint32_t bits = static_cast<std::uint32_t>((units.v[i] + 0x1p23f) - 0x1p23f);
       if (std::copysign(T(1), sign.v[i]) < 0) bits |= 0x80000000u;
       std::memcpy(&units.v[i], &bits, sizeof(bits));
     }
@@ -129,9 +134,14 @@ struct Generic {
     for (int i = 0; i < n; ++i) r.v[i] = static_cast<T>(p[i]);
     return r;
   }
-  // a * 2^n for integral n in [-126, 127].
+  // a * 2^n for integral n in [-126, 127] (for double, [-1022, 1023]): 2^n written into a
+  // float's exponent field, as the x86 traits do, rather than a library's ldexp per lane.
   static reg scale_by_pow2(reg a, reg n) {
-    for (int i = 0; i < width; ++i) a.v[i] = std::ldexp(a.v[i], static_cast<int>(n.v[i]));
+    using Bits = std::conditional_t<sizeof(T) == 4, std::int32_t, std::int64_t>;
+    constexpr int kFractionBits = std::numeric_limits<T>::digits - 1;
+    constexpr Bits kBias = std::numeric_limits<T>::max_exponent - 1;
+    for (int i = 0; i < width; ++i)
+      a.v[i] *= std::bit_cast<T>((static_cast<Bits>(n.v[i]) + kBias) << kFractionBits);
     return a;
   }
   // dst[r * dst_stride + c] = src[c * src_stride + r] for r, c < 4: the packing of a
