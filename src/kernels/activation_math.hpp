@@ -164,10 +164,10 @@ struct ActivationMath {
 
  private:
   // The error-free product (Dekker): high + low is exactly a b. Its error is a b - high by one
-  // FMA where the FMA rounds once; on the generic path, which has none, each
-  // factor splits into halves of 12 bits whose products are exact (|a|, |b| below 2^100, so that
-  // the splitting's 4097 a does not overflow). Measured, GELU's tanh form on AVX-512, 4096 floats
-  // in L1: 1.32 ns an element with the split, 0.93 with the FMA (AVX2: 1.71, 1.46).
+  // FMA where the FMA rounds once; on the generic path, which has none, each factor splits into
+  // halves of 12 bits whose products are exact (|a|, |b| below 2^100, so that the splitting's
+  // 4097 a does not overflow). Measured, GELU's tanh form on AVX-512, 4096 floats in L1: 1.32 ns
+  // an element with the split, 0.93 with the FMA (AVX2: 1.71, 1.46).
   struct Pair {
     reg high, low;
   };
