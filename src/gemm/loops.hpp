@@ -39,8 +39,9 @@ constexpr int depth_group() {
   }
 }
 
-// V's 256-bit half where it has one (AVX-512's float and double traits: simd::Avx512Half), else
-// V itself. Traits derived from those (bf16 pairs) inherit Half but are not what it halves.
+// V's 256-bit half where it has one (AVX-512's float, double and bf16 pairs' traits:
+// simd::Avx512Half, simd::Avx512Bf16PairsHalf), else V itself. Traits derived from those
+// inherit a Half that names its own Full: it halves them only where that is V.
 template <class V>
 struct HalfOf {
   using type = V;

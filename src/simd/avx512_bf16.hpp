@@ -19,10 +19,28 @@
 
 namespace ridge::simd {
 
+struct Avx512Bf16Pairs;
+
+// The same on 256-bit vectors (AVX-512 VL), for tiles of at most 8 rows (Avx512Half).
+struct Avx512Bf16PairsHalf : Avx512Half<float> {
+  using Full = Avx512Bf16Pairs;
+  using Out = Avx512Half<float>;
+  static constexpr int depth_group = 2;
+  static reg broadcast(const float* p) {
+    std::uint32_t pair;
+    std::memcpy(&pair, p, sizeof(pair));
+    return _mm256_castsi256_ps(_mm256_set1_epi32(static_cast<int>(pair)));
+  }
+  static reg fma(reg a, reg b, reg c) {
+    return _mm256_dpbf16_ps(c, reinterpret_cast<__m256bh>(a), reinterpret_cast<__m256bh>(b));
+  }
+};
+
 struct Avx512Bf16Pairs : Avx512<float> {
   static constexpr const char* name = "avx512_bf16";
   // The traits of the float results (the micro-kernel's alpha and beta: kernels::OutTraits).
   using Out = Avx512<float>;
+  using Half = Avx512Bf16PairsHalf;
   static constexpr int depth_group = 2;  // inner-dimension steps per lane
 
   // Two registers of pairs (even[i], odd[i]), rows i < 32 in order: two depth steps of 32 rows
