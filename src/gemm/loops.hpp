@@ -271,8 +271,9 @@ struct Loops {
                                 p.b + p0 * p.b_rs + j0 * p.b_cs, p.b_rs, p.b_cs, dst, column_sums);
     } else {
       const std::int64_t p0 = s0 * kDepthGroup;
-      kernels::pack_pairs_b<NR>(std::min(steps * kDepthGroup, p.k - p0), n,
-                                p.b + p0 * p.b_rs + j0 * p.b_cs, p.b_rs, p.b_cs, p.b_zero, dst);
+      kernels::pack_pairs_b<V, NR>(std::min(steps * kDepthGroup, p.k - p0), n,
+                                   p.b + p0 * p.b_rs + j0 * p.b_cs, p.b_rs, p.b_cs, p.b_zero,
+                                   dst);
     }
   }
 
