@@ -21,7 +21,8 @@ namespace ridge::simd {
 
 struct Avx512Bf16Pairs;
 
-// The same on 256-bit vectors (AVX-512 VL), for tiles of at most 8 rows (Avx512Half).
+// Avx512Bf16Pairs (below) on 256-bit vectors (AVX-512 VL), for the tiles of at most 8 rows, as
+// Avx512Half is for floats (gemm/loops.hpp).
 struct Avx512Bf16PairsHalf : Avx512Half<float> {
   using Full = Avx512Bf16Pairs;
   using Out = Avx512Half<float>;
