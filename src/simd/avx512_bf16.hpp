@@ -22,16 +22,12 @@ namespace ridge::simd {
 struct Avx512Bf16Pairs;
 
 // Avx512Bf16Pairs (below) on 256-bit vectors (AVX-512 VL), for the tiles of at most 8 rows, as
-// Avx512Half is for floats (gemm/loops.hpp).
+// Avx512Half is for floats (gemm/loops.hpp). Its broadcast is the float traits' own: VBROADCASTSS
+// from memory copies the pair's 32 bits as they are.
 struct Avx512Bf16PairsHalf : Avx512Half<float> {
   using Full = Avx512Bf16Pairs;
   using Out = Avx512Half<float>;
   static constexpr int depth_group = 2;
-  static reg broadcast(const float* p) {
-    std::uint32_t pair;
-    std::memcpy(&pair, p, sizeof(pair));
-    return _mm256_castsi256_ps(_mm256_set1_epi32(static_cast<int>(pair)));
-  }
   static reg fma(reg a, reg b, reg c) {
     return _mm256_dpbf16_ps(c, reinterpret_cast<__m256bh>(a), reinterpret_cast<__m256bh>(b));
   }
