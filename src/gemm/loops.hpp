@@ -267,8 +267,9 @@ struct Loops {
       kernels::pack_bf16_b<NR>(steps, n, p.b + s0 * p.b_rs + j0 * p.b_cs, p.b_rs, p.b_cs, dst);
     } else if constexpr (kQuads) {
       const std::int64_t p0 = s0 * kDepthGroup;
-      kernels::pack_quads_b<NR>(std::min(steps * kDepthGroup, p.k - p0), n,
-                                p.b + p0 * p.b_rs + j0 * p.b_cs, p.b_rs, p.b_cs, dst, column_sums);
+      kernels::pack_quads_b<V, NR>(std::min(steps * kDepthGroup, p.k - p0), n,
+                                   p.b + p0 * p.b_rs + j0 * p.b_cs, p.b_rs, p.b_cs, dst,
+                                   column_sums);
     } else {
       const std::int64_t p0 = s0 * kDepthGroup;
       kernels::pack_pairs_b<V, NR>(std::min(steps * kDepthGroup, p.k - p0), n,

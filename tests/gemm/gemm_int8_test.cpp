@@ -54,11 +54,15 @@ void sweep_packed(const Int8Kernels<SourceB>& kernels) {
   int index = 0;
   for (int m : ms)
     for (int n : ns)
-      for (int k : {1, 2, 7, 8, 9, 17})
+      for (int k : {1, 2, 7, 8, 9, 17, 35})
         for (bool a_rows : {false, true})      // A column- or row-contiguous
           for (bool b_rows : {false, true}) {  // B likewise
             ++index;
-            const std::int64_t lda = (a_rows ? k : m) + 3, ldb = (b_rows ? n : k) + 2, ldc = m + 1;
+            // A column-contiguous B's columns alternately 4-byte aligned (whose quads the
+            // packing moves as 32-bit words) and not.
+            const std::int64_t b_pad = b_rows ? 2 : (k + 3) / 4 * 4 - k + 4 * (index % 2);
+            const std::int64_t lda = (a_rows ? k : m) + 3, ldb = (b_rows ? n : k) + b_pad,
+                               ldc = m + 1;
             const auto a = random_bytes<std::int8_t>((a_rows ? m : k) * lda, rng);
             const auto b = random_bytes<SourceB>((b_rows ? k : n) * ldb, rng);
             std::vector<std::int32_t> c(n * ldc, 12345);
