@@ -188,16 +188,17 @@ class QuadCorrection {
     finish_rows(0, m);
   }
 
-  // The sums of rows [i0, i0 + m) and of columns [0, n) made whole: their terms, -zb sum A_ip
-  // and k za zb - za sum B_pj.
+  // The sums of rows [i0, i0 + m) and of columns [j0, j0 + n) made whole: their terms,
+  // -zb sum A_ip and k za zb - za sum B_pj.
   void finish_rows(std::int64_t i0, std::int64_t m) {
     if (!row_terms()) return;
     for (std::int64_t i = i0; i < i0 + m; ++i) rows_[i] = wrap(0u - b_zero_ * unwrap(rows_[i]));
   }
-  void finish_columns(std::int64_t n) {
+  void finish_columns(std::int64_t j0, std::int64_t n) {
     if (!column_terms()) return;
     const std::uint32_t fixed = k_ * a_zero_ * b_zero_;
-    for (std::int64_t j = 0; j < n; ++j) columns_[j] = wrap(fixed - a_zero_ * unwrap(columns_[j]));
+    for (std::int64_t j = j0; j < j0 + n; ++j)
+      columns_[j] = wrap(fixed - a_zero_ * unwrap(columns_[j]));
   }
 
   // Adds the terms to C's rows [i0, i0 + m) and columns [j0, j0 + n) (column-major, ldc).
