@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "kernels/pack_bf16.hpp"
+#include "kernels/transpose_blocks.hpp"
 #include "simd/cache_line.hpp"
 #include "simd/unroll.hpp"
 
@@ -57,9 +58,8 @@ void pack_a(std::int64_t m, std::int64_t kc, const Source* a, std::int64_t rs, s
     int i = 0;
     if (kc4 > 0) {
       if constexpr (std::is_same_v<Source, T>) {
-        for (; i + 4 <= rows; i += 4)
-          for (std::int64_t p = 0; p < kc4; p += 4)
-            V::transpose_4x4(a + (i0 + i) * rs + p, rs, dst + p * MR + i, MR);
+        i = rows / 4 * 4;
+        transpose_blocks<V, TransposeOrder::lines_outer>(a + i0 * rs, rs, i, kc4, dst, MR);
       }
     }
     for (int ii = 0; ii < rows; ++ii) {
@@ -187,16 +187,11 @@ void pack_b(std::int64_t kc, std::int64_t n, const typename V::scalar* b, std::i
         RIDGE_UNROLL for (int j = 0; j < NR; ++j) dst[p * NR + j] = src[p * rs + j];
       }
     } else if (rs == 1) {
-      // Column-contiguous B (the usual column-major case): a transposition, four columns by
-      // four depths at a time with vector shuffles, four depths of all the panel's columns at a
-      // step: each column is read sequentially, all NR at once. Packing 596 x 1080 of a cold
-      // 4096-row matrix: 15 GB/s, against 9 reading four columns through the whole depth
-      // before the next four.
+      // Column-contiguous B (the usual column-major case): a transposition, all the panel's
+      // columns read at once.
       const std::int64_t kc4 = kc / 4 * 4;
       const int full = cols / 4 * 4;
-      for (std::int64_t p = 0; p < kc4; p += 4)
-        for (int j = 0; j < full; j += 4)
-          V::transpose_4x4(src + j * cs + p, cs, dst + p * NR + j, NR);
+      transpose_blocks<V, TransposeOrder::slots_outer>(src, cs, full, kc4, dst, NR);
       for (int jj = 0; jj < cols; ++jj) {
         const T* col = src + jj * cs;
         for (std::int64_t p = jj < full ? kc4 : 0; p < kc; ++p) dst[p * NR + jj] = col[p];

@@ -13,6 +13,8 @@
 #include <cstring>
 #include <type_traits>
 
+#include "kernels/transpose_blocks.hpp"
+
 namespace ridge::kernels {
 
 inline std::int32_t int16_pair(std::int32_t low, std::int32_t high) {
@@ -62,18 +64,38 @@ void pack_pairs_a(std::int64_t m, std::int64_t k, const S* a, std::int64_t rs, s
         }
     }
   }
+  // bf16 as stored, row-contiguous, rows an even number of values apart (the weights of
+  // x W^T, row-major W, as a linear layer stores them): a slot is the two values as they lie, so
+  // a panel is the transposition of 32-bit words, four rows by four slots at a time, as
+  // pack_pairs_b's.
+  const bool words =
+      sizeof(S) == 2 && std::is_same_v<Slot, float> && cs == 1 && rs % 2 == 0 && zero == 0;
   for (std::int64_t i0 = 0; i0 < m; i0 += MR) {
     const int rows = static_cast<int>(m - i0 < MR ? m - i0 : MR);
     Slot* panel = dst + i0 * steps;
-    // The steps the loop above did not pack: all of a panel's, or a last odd depth's.
+    // Rows [0, shuffled_rows) of slots [0, shuffled) transposed.
+    int shuffled_rows = 0;
+    std::int64_t shuffled = 0;
+    if constexpr (sizeof(S) == 2 && std::is_same_v<Slot, float>) {
+      if (words) {
+        shuffled_rows = rows / 4 * 4;
+        shuffled = pairs / 4 * 4;
+        transpose_blocks<V, TransposeOrder::lines_outer>(
+            reinterpret_cast<const float*>(a + i0 * rs), rs / 2, shuffled_rows, shuffled, panel,
+            MR);
+      }
+    }
+    // The steps the loops above did not pack: all of a panel's, or a last odd depth's.
     for (std::int64_t s = i0 < full_rows ? pairs : 0; s < steps; ++s) {
       const S* even = a + i0 * rs + 2 * s * cs;
       Slot* slots = panel + s * MR;
+      const int first = s < shuffled ? shuffled_rows : 0;
       if (2 * s + 1 < k) {
         const S* odd = even + cs;
-        for (int i = 0; i < rows; ++i) slots[i] = slot_of<Slot>(even[i * rs], odd[i * rs], zero);
+        for (int i = first; i < rows; ++i)
+          slots[i] = slot_of<Slot>(even[i * rs], odd[i * rs], zero);
       } else {
-        for (int i = 0; i < rows; ++i) slots[i] = slot_of<Slot>(even[i * rs], zero, zero);
+        for (int i = first; i < rows; ++i) slots[i] = slot_of<Slot>(even[i * rs], zero, zero);
       }
       for (int i = rows; i < MR; ++i) slots[i] = Slot{};
     }
@@ -103,10 +125,8 @@ void pack_pairs_b(std::int64_t k, std::int64_t n, const S* b, std::int64_t rs, s
       if (rs == 1 && zero == 0 && cs % 2 == 0) {
         full = cols / 4 * 4;
         shuffled = pairs / 4 * 4;
-        const float* words = reinterpret_cast<const float*>(b + j0 * cs);
-        for (std::int64_t s = 0; s < shuffled; s += 4)
-          for (int j = 0; j < full; j += 4)
-            V::transpose_4x4(words + j * (cs / 2) + s, cs / 2, dst + s * NR + j, NR);
+        transpose_blocks<V, TransposeOrder::slots_outer>(
+            reinterpret_cast<const float*>(b + j0 * cs), cs / 2, full, shuffled, dst, NR);
       }
     }
     for (int j = 0; j < cols; ++j) {

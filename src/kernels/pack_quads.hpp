@@ -20,6 +20,8 @@
 #include <cstring>
 #include <type_traits>
 
+#include "kernels/transpose_blocks.hpp"
+
 namespace ridge::kernels {
 
 // An operand's byte as B's packing stores it: unsigned, an int8 plus 128.
@@ -63,13 +65,23 @@ void pack_quads_a(std::int64_t m, std::int64_t k, const std::int8_t* a, std::int
         for (int i = 0; i < MR; i += 16)
           V::store_quad_rows(a + i0 + i + 4 * s * cs, cs, dst + i0 * steps + s * MR + i);
   }
+  // Row-contiguous A with rows a multiple of 4 bytes apart (the weights of x W^T, row-major W,
+  // as a linear layer stores them): a slot is four bytes as they lie, so a panel is the
+  // transposition of 32-bit words, four rows by four slots at a time, as pack_quads_b's.
+  const bool words = cs == 1 && rs % 4 == 0;
   for (std::int64_t i0 = 0; i0 < m; i0 += MR) {
     const int rows = static_cast<int>(std::min<std::int64_t>(m - i0, MR));
     std::int32_t* panel = dst + i0 * steps;
-    // The steps the loop above did not pack: all of a panel's, or a last partial quad.
+    // Rows [0, shuffled_rows) of slots [0, shuffled) transposed.
+    const int shuffled_rows = words ? rows / 4 * 4 : 0;
+    const std::int64_t shuffled = words ? quads / 4 * 4 : 0;
+    transpose_blocks<typename V::Float, TransposeOrder::lines_outer>(
+        reinterpret_cast<const float*>(a + i0 * rs), rs / 4, shuffled_rows, shuffled,
+        reinterpret_cast<float*>(panel), MR);
+    // The steps the loops above did not pack: all of a panel's, or a last partial quad.
     for (std::int64_t s = i0 < full_rows ? quads : 0; s < steps; ++s) {
       std::int32_t* slots = panel + s * MR;
-      for (int i = 0; i < rows; ++i)
+      for (int i = s < shuffled ? shuffled_rows : 0; i < rows; ++i)
         slots[i] = quad_slot(a + (i0 + i) * rs + 4 * s * cs, cs, k - 4 * s, as_stored);
       for (int i = rows; i < MR; ++i) slots[i] = 0;
     }
@@ -97,14 +109,11 @@ void pack_quads_b(std::int64_t k, std::int64_t n, const S* b, std::int64_t rs, s
     int full = 0;
     std::int64_t shuffled = 0;
     if (rs == 1 && cs % 4 == 0) {
-      using Float = typename V::Float;
       full = cols / 4 * 4;
       shuffled = quads / 4 * 4;
-      const float* words = reinterpret_cast<const float*>(b + j0 * cs);
-      for (std::int64_t s = 0; s < shuffled; s += 4)
-        for (int j = 0; j < full; j += 4)
-          Float::transpose_4x4(words + j * (cs / 4) + s, cs / 4,
-                               reinterpret_cast<float*>(dst + s * NR + j), NR);
+      transpose_blocks<typename V::Float, TransposeOrder::slots_outer>(
+          reinterpret_cast<const float*>(b + j0 * cs), cs / 4, full, shuffled,
+          reinterpret_cast<float*>(dst), NR);
       if (flip != 0) {
         for (std::int64_t s = 0; s < shuffled; ++s)
           for (int j = 0; j < full; ++j)
