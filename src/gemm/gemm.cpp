@@ -322,7 +322,15 @@ void gemm(float alpha, const MatrixView<const bf16>& a, const PackedMatrix& b, f
       c.rows, c.cols, a.op_cols(), alpha, reinterpret_cast<const std::uint16_t*>(a.data), a_rs,
       a_cs, nullptr, 0, 0, beta, c.data, c.ld, 1, true);
   p.epilogue = internal.count > 0 ? &internal : nullptr;
-  gemm_detail::run_prepacked(p, b.storage()->prepacked);
+  const PackedMatrix::Storage& packed = *b.storage();
+  if (packed.panels) {
+    gemm_detail::run_prepacked(p, packed.prepacked);
+  } else {  // B^T's rows, K apart
+    p.a = reinterpret_cast<const std::uint16_t*>(packed.data.get());
+    p.a_rs = p.k;
+    p.a_cs = 1;
+    gemm_detail::run(p);
+  }
 }
 
 void gemm(float alpha, const MatrixView<const std::uint8_t>& a, std::uint8_t a_zero,

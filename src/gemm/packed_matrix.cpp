@@ -46,6 +46,25 @@ void pack_panels(PackedMatrix::Storage& s, std::int64_t n, std::int64_t k, const
   s.panels = true;
 }
 
+// A float or bf16 B (stored as S) in panels, or where its rows (op(B)'s columns) are contiguous
+// along the depth, and so not down the columns, those rows copied K apart: the unpacked call may
+// then take a dot-product path, which reads them so, and sums in an order the panels cannot give.
+template <class S>
+void pack_float(PackedMatrix::Storage& s, std::int64_t n, std::int64_t k, const S* b) {
+  const std::int64_t rs = s.prepacked.rs, cs = s.prepacked.cs;
+  s.panels = rs == 1 || cs != 1;
+  if (n == 0 || k == 0) return;
+  if (s.panels) {
+    pack_panels<float, S, S>(s, n, k, b, 0);
+  } else {
+    s.data = allocate(n * k * std::int64_t{sizeof(S)});
+    S* out = reinterpret_cast<S*>(s.data.get());
+    for (std::int64_t i = 0; i < n; ++i)
+      for (std::int64_t q = 0; q < k; ++q) out[i * k + q] = b[i * rs + q];
+  }
+  s.prepacked.panels = s.data.get();
+}
+
 }  // namespace
 
 void PackedMatrix::Storage::Free::operator()(std::byte* p) const {
@@ -65,33 +84,13 @@ void PackedMatrix::start(const MatrixView<const S>& b, Element element) {
 
 PackedMatrix::PackedMatrix(const MatrixView<const float>& b) {
   start(b, Element::f32);
-  Storage& s = *storage_;
-  const std::int64_t n = cols_, k = rows_;
-  const std::int64_t rs = s.prepacked.rs, cs = s.prepacked.cs;
-  // Rows contiguous along the depth (and so not down the columns): the unpacked call may take
-  // the dot-product path, which reads them so, and sums in an order the panels cannot give.
-  s.panels = rs == 1 || cs != 1;
-  if (n == 0 || k == 0) return;
-  if (s.panels) {
-    pack_panels<float, float, float>(s, n, k, b.data, 0);
-  } else {
-    s.data = allocate(n * k * std::int64_t{sizeof(float)});
-    float* out = reinterpret_cast<float*>(s.data.get());
-    for (std::int64_t i = 0; i < n; ++i)
-      for (std::int64_t q = 0; q < k; ++q) out[i * k + q] = b.data[i * rs + q];
-  }
-  s.prepacked.panels = s.data.get();
+  pack_float(*storage_, cols_, rows_, b.data);
 }
 
 PackedMatrix::PackedMatrix(const MatrixView<const bf16>& b) {
   start(b, Element::bf16);
-  Storage& s = *storage_;
-  s.panels = true;
-  if (cols_ == 0 || rows_ == 0) return;
   static_assert(sizeof(bf16) == sizeof(std::uint16_t));
-  pack_panels<float, std::uint16_t, std::uint16_t>(
-      s, cols_, rows_, reinterpret_cast<const std::uint16_t*>(b.data), 0);
-  s.prepacked.panels = s.data.get();
+  pack_float(*storage_, cols_, rows_, reinterpret_cast<const std::uint16_t*>(b.data));
 }
 
 // Rounded to a compact bf16 copy of B that keeps its orientation (whether op(B)'s columns or its

@@ -16,8 +16,8 @@ struct PackedMatrix::Storage {
     void operator()(std::byte* p) const;
   };
   std::unique_ptr<std::byte[], Free> data;
-  // Panels (gemm_detail::run_prepacked; data its panels), or, for a float B^T with contiguous
-  // rows, those rows copied K apart, on which products run as on B itself.
+  // Panels (gemm_detail::run_prepacked; data its panels), or, for a float or bf16 B^T with
+  // contiguous rows, those rows copied K apart, on which products run as on B itself.
   bool panels = false;
   gemm_detail::PrepackedA prepacked;
   std::int8_t zero = 0;  // int8: the zero point of B's values

@@ -10,18 +10,22 @@
 #include <cmath>
 #include <cstdint>
 
+#include "kernels/pack_bf16.hpp"
 #include "kernels/problem.hpp"
 #include "kernels/vector_kernels.hpp"
 #include "simd/unroll.hpp"
 
 namespace ridge::kernels {
 
-template <class V, int Rows, int MaxColumns>
+// SourceA: A's stored type, V::scalar or (V of floats) bf16 bit patterns, widened as loaded
+// (load_stored); B is V::scalar.
+template <class V, int Rows, int MaxColumns, class SourceA = typename V::scalar>
 struct Dot {
   static_assert((MaxColumns & (MaxColumns - 1)) == 0, "column groups halve down to 1");
   using T = typename V::scalar;
   using reg = typename V::reg;
   static constexpr int W = V::width;
+  using Problem = GemmProblem<T, SourceA, T>;
 
   // C[0:rows, 0:Columns] = alpha * A B + beta * C; A rows a + r * a_rs, B columns b + j * b_cs,
   // both contiguous along the k depth. A tile of fewer than Rows rows repeats its last row in
@@ -29,10 +33,10 @@ struct Dot {
   // next_tile: if nonzero, each step also prefetches (into L2) the same depth of the rows that
   // many elements further on: the next tile's rows, which then arrive while this one computes.
   template <int Columns>
-  static void tile(std::int64_t k, const T* a, std::int64_t a_rs, int rows, const T* b,
+  static void tile(std::int64_t k, const SourceA* a, std::int64_t a_rs, int rows, const T* b,
                    std::int64_t b_cs, T* c, std::int64_t ldc, T alpha, T beta,
                    std::int64_t next_tile) {
-    const T* row[Rows];
+    const SourceA* row[Rows];
     RIDGE_UNROLL for (int r = 0; r < Rows; ++r) row[r] = a + std::min(r, rows - 1) * a_rs;
     reg acc[Rows][Columns];
     RIDGE_UNROLL for (int r = 0; r < Rows; ++r) {
@@ -41,7 +45,7 @@ struct Dot {
     const auto step = [&](std::int64_t p, int lanes) {
       reg av[Rows];
       RIDGE_UNROLL for (int r = 0; r < Rows; ++r) {
-        av[r] = lanes == W ? V::load(row[r] + p) : V::load_partial(row[r] + p, lanes);
+        av[r] = lanes == W ? load_stored<V>(row[r] + p) : load_stored_partial<V>(row[r] + p, lanes);
         if (next_tile != 0) __builtin_prefetch(row[r] + next_tile + p, 0, 2);
       }
       RIDGE_UNROLL for (int j = 0; j < Columns; ++j) {
@@ -73,7 +77,7 @@ struct Dot {
   // inner, each rereading the tile's rows from L1 and its columns of B from L2.
   // prefetch: each tile fetches the next one's rows (A streams from memory and the core gains
   // from it: fetches_ahead in kernels/cache_model.hpp).
-  static void run(const GemmProblem<T>& p, bool prefetch, T* b) {
+  static void run(const Problem& p, bool prefetch, T* b) {
     const std::int64_t ldb = dot_column_stride(p.k, W);
     for (std::int64_t j = 0; j < p.n; ++j) std::copy_n(p.b + j * p.b_cs, p.k, b + j * ldb);
     for (std::int64_t i = 0; i < p.m; i += Rows) {
@@ -86,7 +90,7 @@ struct Dot {
 
   // Columns [j, n) of the row tile at row i: groups of Columns while they last, then halves.
   template <int Columns>
-  static void column_groups(const GemmProblem<T>& p, std::int64_t i, int rows, const T* b,
+  static void column_groups(const Problem& p, std::int64_t i, int rows, const T* b,
                             std::int64_t ldb, std::int64_t j, std::int64_t next_tile) {
     for (; p.n - j >= Columns; j += Columns) {
       tile<Columns>(p.k, p.a + i * p.a_rs, p.a_rs, rows, b + j * ldb, ldb, p.c + i + j * p.ldc,

@@ -78,16 +78,32 @@ std::int64_t task_elements(const GemvProblem<T, SourceA>& p, const VectorKernels
 template <class T, class SourceA>
 void run_part(const GemvProblem<T, SourceA>& p, const VectorKernels<T>& kernels,
               const CacheModel& caches, bool prefetch, T* work) {
-  if constexpr (std::is_same_v<SourceA, T>) {
-    if (!p.transposed) {
-      kernels.column_sweep(p, balanced_sweep_rows<T>(p.m, caches), prefetch, work);
-      return;
+  constexpr bool kNative = std::is_same_v<SourceA, T>;
+  if (!p.transposed) {
+    const std::int64_t rows = balanced_sweep_rows<T>(p.m, caches);
+    if constexpr (kNative) {
+      kernels.column_sweep(p, rows, prefetch, work);
+    } else {
+      kernels.column_sweep_bf16(p, rows, prefetch, work);
     }
-    const auto dots = GemmProblem<T>::from_strides(p.n, 1, p.m, p.alpha, p.a, p.lda, 1, p.x, 1, p.m,
-                                                   p.beta, p.y, 1, p.n);
+    return;
+  }
+  GemmProblem<T, SourceA, T> dots;
+  dots.m = p.n;
+  dots.n = 1;
+  dots.k = p.m;
+  dots.alpha = p.alpha;
+  dots.a = p.a;
+  dots.a_rs = p.lda;
+  dots.b = p.x;
+  dots.b_cs = p.m;
+  dots.beta = p.beta;
+  dots.c = p.y;
+  dots.ldc = p.n;
+  if constexpr (kNative) {
     kernels.vector_dot(dots, prefetch, work);
   } else {
-    kernels.column_sweep_bf16(p, balanced_sweep_rows<T>(p.m, caches), prefetch, work);
+    kernels.vector_dot_bf16(dots, prefetch, work);
   }
 }
 

@@ -11,7 +11,7 @@ namespace ridge::kernels {
 // Runs p (validated, any m, n >= 0) on the active ISA with x and y strided: p.x and p.y point to
 // element 0, and element i lies at x[i * incx], y[i * incy] (an increment may be negative, not
 // zero). Reserves its workspace before it writes y: std::bad_alloc leaves y untouched.
-// A stored as bf16 (SourceA std::uint16_t, T float): A x only, not transposed.
+// A may be stored as bf16 (SourceA std::uint16_t, T float).
 template <class T, class SourceA = T>
 void matrix_vector(const GemvProblem<T, SourceA>& p, std::int64_t incx, std::int64_t incy);
 

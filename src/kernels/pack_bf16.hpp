@@ -1,7 +1,8 @@
 // Packing of bf16 operands (as their 16-bit patterns) for the float micro-kernel: each element
 // widened to float, which is exact (a bf16 is a float's upper half), into the micro-panel order
-// of kernels/pack.hpp (whose pack_a and PackAInSteps read A through load_stored). The product then runs at the float kernel's rate from operands half the
-// size; a CPU with AVX512_BF16 could multiply the pairs themselves (simd/avx512_bf16.hpp).
+// of kernels/pack.hpp (whose pack_a and PackAInSteps read A through load_stored, as do the
+// matrix-vector kernels). The product then runs at the float kernel's rate from operands half
+// the size; a CPU with AVX512_BF16 could multiply the pairs themselves (simd/avx512_bf16.hpp).
 #pragma once
 
 #include <cstdint>

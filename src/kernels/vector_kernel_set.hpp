@@ -25,8 +25,10 @@ template <class V, TileShape Shape>
 VectorKernels<typename V::scalar> make_vector_kernels() {
   VectorKernels<typename V::scalar> k{V::width, &Dot<V, Shape.dot_rows, Shape.dot_columns>::run,
                                       &Dot<V, kVectorDotRows, 1>::run, &ColumnSweep<V>::run};
-  if constexpr (std::is_same_v<typename V::scalar, float>)
+  if constexpr (std::is_same_v<typename V::scalar, float>) {
     k.column_sweep_bf16 = &ColumnSweep<V, std::uint16_t>::run;
+    k.vector_dot_bf16 = &Dot<V, kVectorDotRows, 1, std::uint16_t>::run;
+  }
   return k;
 }
 

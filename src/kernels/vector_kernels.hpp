@@ -38,6 +38,10 @@ struct VectorKernels {
   // The same for A stored as bf16 bit patterns (float only; null for double).
   void (*column_sweep_bf16)(const GemvProblem<T, std::uint16_t>&, std::int64_t row_block,
                             bool prefetch, T* sums) = nullptr;
+  // vector_dot for A stored as bf16 bit patterns (float only; null for double): x W^T with one
+  // row of x, W row-major bf16 (a linear layer's weights).
+  void (*vector_dot_bf16)(const GemmProblem<T, std::uint16_t, T>&, bool prefetch,
+                          T* b_copy) = nullptr;
 };
 
 // The active ISA's (or a given one's) kernels.
