@@ -633,16 +633,31 @@ void run(const GemmProblem<float, std::uint16_t, std::uint16_t>& p) {
 // One column of C against an A of contiguous columns (x W, W row-major and x one row): the pair
 // column sweep, which streams A once at a byte an element, the packed path copying it to int16
 // pairs first (u8s8 1 x 4096 x 4096 on the Zen 3 host: 10 GOP/s on 1 thread, 0.89x ridge's
-// sgemm). Rows in blocks whose int32 sums fill half of L2, as GEMV's column sweep.
+// sgemm). Rows in blocks whose int32 sums fill half of L2, as GEMV's column sweep. Against an A
+// of contiguous rows (x W^T, W row-major), where the kernels have them, dot products along the
+// rows (GemmKernels::row_dot), in blocks of whole lines of C.
 template <class SourceB>
 void run(const GemmProblem<std::int32_t, std::int8_t, SourceB>& p) {
-  if (!(p.n == 1 && p.a_rs == 1 && p.b_rs == 1 && p.m > 0 && p.k > 0)) {
-    run_widened(p);
-    return;
-  }
   const TypedKernels<std::int32_t, std::int8_t, SourceB>& table =
       gemm_kernels<std::int32_t, std::int8_t, SourceB>(runtime::active_isa());
   const GemmKernels<std::int32_t, std::int8_t, SourceB>& loops = table.kernels;
+  using Problem = GemmProblem<std::int32_t, std::int8_t, SourceB>;
+  const bool one_column = p.n == 1 && p.b_rs == 1 && p.m > 0 && p.k > 0;
+  if (one_column && p.a_rs != 1 && p.a_cs == 1 && loops.row_dot != nullptr) {
+    run_in_blocks(
+        p, thread_count(p.m * ceil_div(p.k, 2)), simd::kLineElements<std::int32_t>, 1,
+        [&](const Problem&) -> std::size_t { return loops.row_dot_bytes(p.k); },
+        [&](const Problem& block, std::byte* work) {
+          loops.row_dot(block.m, block.k, block.a, block.a_rs, block.a_zero, block.b,
+                        block.b_zero, block.c, reinterpret_cast<std::uint8_t*>(work));
+          apply_epilogue(block, runtime::active_isa());
+        });
+    return;
+  }
+  if (!(one_column && p.a_rs == 1)) {
+    run_widened(p);
+    return;
+  }
   const int step = loops.one_column_rows;
   const std::int64_t row_block =
       std::max<std::int64_t>(step, table.caches.l2_streamed / 2 / 4 / step * step);

@@ -25,6 +25,7 @@
 #include "kernels/pack_pairs.hpp"
 #include "kernels/pack_quads.hpp"
 #include "kernels/pair_column_sweep.hpp"
+#include "kernels/quad_row_dot.hpp"
 #include "kernels/tile_shapes.hpp"
 
 namespace ridge::gemm_detail {
@@ -872,6 +873,10 @@ GemmKernels<typename V::scalar, SourceA, SourceB> make_gemm_kernels() {
     if constexpr (L::kDepthGroup == 2) {
       k.one_column = &kernels::PairColumnSweep<V, SourceA, SourceB>::run;
       k.one_column_rows = kernels::PairColumnSweep<V, SourceA, SourceB>::kRows;
+    }
+    if constexpr (L::kQuads) {
+      k.row_dot = &kernels::QuadRowDot<V, SourceB>::run;
+      k.row_dot_bytes = &kernels::QuadRowDot<V, SourceB>::workspace_bytes;
     }
   }
   return k;

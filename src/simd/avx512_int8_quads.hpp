@@ -34,6 +34,11 @@ struct Avx512Int8Quads : Avx512Int32 {
     return c;
   }
 
+  // The first `bytes` (at most 63) bytes at p, the others zero and not read.
+  static reg load_bytes(const void* p, int bytes) {
+    return _mm512_maskz_loadu_epi8((__mmask64{1} << bytes) - 1, p);
+  }
+
   // Each lane's four signed bytes summed into acc's lane (a packed A's row sums).
   static reg add_signed_quads(reg acc, reg quads) {
     return _mm512_dpbusd_epi32(acc, _mm512_set1_epi8(1), quads);

@@ -1,13 +1,14 @@
 // The int8 GEMM (ridge_gemm_u8s8s32, ridge_gemm_s8s8s32) against 64-bit integer arithmetic:
-// the packed loops and the one-column kernel of every ISA path across every block boundary with
-// zero points and odd depths; the C API over every transposition, offset kind, padded leading
-// dimensions, the extreme operands (all 255 against all -128, which VPMADDUBSW's int16 pair sums
-// cannot hold), depths past any int16 sum, alpha and beta with their rounding and saturation;
-// thread counts; and each bad argument, with C untouched.
+// the packed loops, the one-column and row-dot kernels of every ISA path across every block
+// boundary with zero points and odd depths; the C API over every transposition, offset kind,
+// padded leading dimensions, the extreme operands (all 255 against all -128, which VPMADDUBSW's
+// int16 pair sums cannot hold), depths past any int16 sum, alpha and beta with their rounding and
+// saturation; thread counts; and each bad argument, with C untouched.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <cstddef>
 #include <cstdint>
 #include <random>
@@ -121,6 +122,35 @@ void sweep_one_column(const Int8Kernels<SourceB>& kernels) {
     }
 }
 
+// The row-dot kernel (a row of x W^T): rows around its steps, depths around its vectors (of 64
+// bytes on AVX-512, 16 on the portable traits), rows lda apart past the depth.
+template <class SourceB>
+void sweep_row_dot(const Int8Kernels<SourceB>& kernels) {
+  ASSERT_NE(kernels.row_dot, nullptr);
+  std::mt19937 rng(9);
+  int index = 0;
+  for (std::int64_t m : {1, 3, 4, 5, 9, 33})
+    for (std::int64_t k : {1, 3, 4, 15, 16, 17, 63, 64, 65, 130}) {
+      ++index;
+      const std::int64_t lda = k + index % 5;
+      const auto a = random_bytes<std::int8_t>(m * lda, rng);
+      const auto x = random_bytes<SourceB>(k, rng);
+      const std::int32_t a_zero = index % 2 ? 0 : -128 + 37 * index % 256,
+                         x_zero = index % 3 ? 0 : 11 * index % 128;
+      std::vector<std::uint8_t> work(kernels.row_dot_bytes(k));
+      std::vector<std::int32_t> y(m + 1, 12345);
+      kernels.row_dot(m, k, a.data(), lda, a_zero, x.data(), x_zero, y.data(), work.data());
+      for (std::int64_t i = 0; i < m; ++i) {
+        std::int64_t want = 0;
+        for (std::int64_t q = 0; q < k; ++q)
+          want += (std::int64_t{a[i * lda + q]} - a_zero) * (std::int64_t{x[q]} - x_zero);
+        ASSERT_EQ(y[i], want) << m << " rows, depth " << k << ", row " << i << ", zeros " << a_zero
+                              << ", " << x_zero;
+      }
+      ASSERT_EQ(y[m], 12345) << "past the column";
+    }
+}
+
 class GemmInt8Loops : public ::testing::TestWithParam<Isa> {};
 
 // The kernels each ISA path dispatches to: int16 pairs, or int8 quads where AVX-512 has
@@ -169,6 +199,11 @@ struct PortableInt8Quads : simd::GenericInt32 {
     }
     return acc;
   }
+  static reg load_bytes(const void* p, int bytes) {
+    reg r{};
+    std::memcpy(r.v, p, static_cast<std::size_t>(bytes));
+    return r;
+  }
   static void store_quad_rows(const std::int8_t* column, std::int64_t cs, std::int32_t* dst) {
     for (int i = 0; i < 16; ++i) {
       std::uint32_t slot = 0;
@@ -183,10 +218,25 @@ struct PortableInt8Quads : simd::GenericInt32 {
 constexpr kernels::TileShape kPortableQuadTiles{4, 6, 3, 4};
 
 TEST(GemmInt8, QuadLoopsAreExactOnPortableTraits) {
-  sweep_packed(gemm_detail::make_gemm_kernels<PortableInt8Quads, kPortableQuadTiles, std::int8_t,
-                                              std::uint8_t>());
-  sweep_packed(gemm_detail::make_gemm_kernels<PortableInt8Quads, kPortableQuadTiles, std::int8_t,
-                                              std::int8_t>());
+  const auto u8 = gemm_detail::make_gemm_kernels<PortableInt8Quads, kPortableQuadTiles, std::int8_t,
+                                                 std::uint8_t>();
+  const auto s8 = gemm_detail::make_gemm_kernels<PortableInt8Quads, kPortableQuadTiles, std::int8_t,
+                                                 std::int8_t>();
+  sweep_packed(u8);
+  sweep_packed(s8);
+  sweep_row_dot(u8);
+  sweep_row_dot(s8);
+}
+
+// The row-dot kernels where the dispatch has them (int8 quads, AVX512_VNNI).
+TEST_P(GemmInt8Loops, RowDotIsExact) {
+  RIDGE_SKIP_UNLESS_SUPPORTED(GetParam());
+  const auto& u8 = gemm_detail::gemm_kernels<std::int32_t, std::int8_t, std::uint8_t>(GetParam());
+  const auto& s8 = gemm_detail::gemm_kernels<std::int32_t, std::int8_t, std::int8_t>(GetParam());
+  ASSERT_EQ(u8.kernels.row_dot != nullptr, u8.kernels.depth_group == 4);
+  if (u8.kernels.row_dot == nullptr) GTEST_SKIP() << "no row-dot kernel on this path";
+  sweep_row_dot(u8.kernels);
+  sweep_row_dot(s8.kernels);
 }
 
 TEST_P(GemmInt8Loops, OneColumnIsExactAcrossRowBlocks) {
