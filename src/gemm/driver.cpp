@@ -29,6 +29,12 @@ namespace {
 // A dimension this small (e.g. LLM decoding, M = 1..32) makes packing the other operand a pure
 // overhead: it would be read once either way.
 constexpr std::int64_t kSkinny = 32;
+// The widest B (rows of x) against which a bf16 x W^T, W row-major, takes dot products along W's
+// rows (run() for bf16) rather than the packed path: W read once, in place, widened as loaded.
+// Measured on Zen 4 (AVX512_BF16), 2 threads, M x 4096 x 4096 row-major x W^T, GFLOP/s against
+// the packed path (two alternated runs): M = 2 / 4 / 8 / 16 / 24 / 32 135-139 / 130-133 / 187 /
+// 201 / 207 / 210 against 31-32 / 63-64 / 109-111 / 173-175 / 144-147 / 243-246.
+constexpr std::int64_t kBf16DotWidth = 24;
 // The widest B against which an A larger than L2 keeps the direct path (see run()): 24 columns
 // where its page-strided slices may run kDeepSkinnySlices deep or deeper; where the memory
 // system keeps fewer streams fed and the slices are shallower, 48 bytes of B per depth step
@@ -625,6 +631,28 @@ void run(const GemmProblem<float, std::uint16_t, std::uint16_t>& p) {
     v.y = p.c;
     kernels::matrix_vector(v, 1, 1);
     apply_epilogue(p, runtime::active_isa());
+    return;
+  }
+  // A few columns of C against an A of contiguous rows (x W^T with a few rows of x): dot
+  // products along A's rows, as for float (the dot path in choose_route), x widened as copied.
+  const Isa isa = runtime::active_isa();
+  if (p.a_cs == 1 && p.a_rs != 1 && p.b_rs == 1 && p.n <= kBf16DotWidth && p.m > 0 && p.k > 0 &&
+      !run_without_product(p, isa)) {
+    const kernels::VectorKernels<float>& vector = kernels::vector_kernels<float>(isa);
+    using Problem = GemmProblem<float, std::uint16_t, std::uint16_t>;
+    const bool prefetch = kernels::fetches_ahead(p.m * p.k * std::int64_t{sizeof(std::uint16_t)},
+                                                 kernels::CacheModel::current(),
+                                                 runtime::gemm_tuning(isa).stream_prefetch);
+    run_in_blocks(
+        p, thread_count(p.m * p.n * p.k), vector.width, 1,
+        [&](const Problem& block) -> std::size_t {
+          return runtime::pages_for<float>(
+              kernels::dot_workspace_elements(p.k, block.n, vector.width));
+        },
+        [&](const Problem& block, std::byte* work) {
+          vector.dot_bf16(block, prefetch, reinterpret_cast<float*>(work));
+          apply_epilogue(block, isa);
+        });
     return;
   }
   run_widened(p);

@@ -18,14 +18,13 @@
 namespace ridge::kernels {
 
 // SourceA: A's stored type, V::scalar or (V of floats) bf16 bit patterns, widened as loaded
-// (load_stored); B is V::scalar.
+// (load_stored); B likewise, widened as run() copies it.
 template <class V, int Rows, int MaxColumns, class SourceA = typename V::scalar>
 struct Dot {
   static_assert((MaxColumns & (MaxColumns - 1)) == 0, "column groups halve down to 1");
   using T = typename V::scalar;
   using reg = typename V::reg;
   static constexpr int W = V::width;
-  using Problem = GemmProblem<T, SourceA, T>;
 
   // C[0:rows, 0:Columns] = alpha * A B + beta * C; A rows a + r * a_rs, B columns b + j * b_cs,
   // both contiguous along the k depth. A tile of fewer than Rows rows repeats its last row in
@@ -77,9 +76,13 @@ struct Dot {
   // inner, each rereading the tile's rows from L1 and its columns of B from L2.
   // prefetch: each tile fetches the next one's rows (A streams from memory and the core gains
   // from it: fetches_ahead in kernels/cache_model.hpp).
-  static void run(const Problem& p, bool prefetch, T* b) {
+  template <class SourceB>
+  static void run(const GemmProblem<T, SourceA, SourceB>& p, bool prefetch, T* b) {
     const std::int64_t ldb = dot_column_stride(p.k, W);
-    for (std::int64_t j = 0; j < p.n; ++j) std::copy_n(p.b + j * p.b_cs, p.k, b + j * ldb);
+    for (std::int64_t j = 0; j < p.n; ++j) {
+      const SourceB* column = p.b + j * p.b_cs;
+      for (std::int64_t q = 0; q < p.k; ++q) b[j * ldb + q] = stored_value<T>(column[q]);
+    }
     for (std::int64_t i = 0; i < p.m; i += Rows) {
       const int rows = static_cast<int>(std::min<std::int64_t>(Rows, p.m - i));
       // The first column group fetches the next tile's rows; later groups find this one's in L1.
@@ -89,7 +92,7 @@ struct Dot {
   }
 
   // Columns [j, n) of the row tile at row i: groups of Columns while they last, then halves.
-  template <int Columns>
+  template <int Columns, class Problem>
   static void column_groups(const Problem& p, std::int64_t i, int rows, const T* b,
                             std::int64_t ldb, std::int64_t j, std::int64_t next_tile) {
     for (; p.n - j >= Columns; j += Columns) {

@@ -27,6 +27,7 @@ VectorKernels<typename V::scalar> make_vector_kernels() {
                                       &Dot<V, kVectorDotRows, 1>::run, &ColumnSweep<V>::run};
   if constexpr (std::is_same_v<typename V::scalar, float>) {
     k.column_sweep_bf16 = &ColumnSweep<V, std::uint16_t>::run;
+    k.dot_bf16 = &Dot<V, Shape.dot_rows, Shape.dot_columns, std::uint16_t>::run;
     k.vector_dot_bf16 = &Dot<V, kVectorDotRows, 1, std::uint16_t>::run;
   }
   return k;

@@ -38,8 +38,11 @@ struct VectorKernels {
   // The same for A stored as bf16 bit patterns (float only; null for double).
   void (*column_sweep_bf16)(const GemvProblem<T, std::uint16_t>&, std::int64_t row_block,
                             bool prefetch, T* sums) = nullptr;
-  // vector_dot for A stored as bf16 bit patterns (float only; null for double): x W^T with one
-  // row of x, W row-major bf16 (a linear layer's weights).
+  // dot and vector_dot for A and B stored as bf16 bit patterns (float only; null for double):
+  // x W^T with a few rows of x, W row-major bf16 (a linear layer's weights); vector_dot_bf16's
+  // x already widened (GEMV's A^T x).
+  void (*dot_bf16)(const GemmProblem<T, std::uint16_t, std::uint16_t>&, bool prefetch,
+                   T* b_copy) = nullptr;
   void (*vector_dot_bf16)(const GemmProblem<T, std::uint16_t, T>&, bool prefetch,
                           T* b_copy) = nullptr;
 };
