@@ -635,9 +635,9 @@ void run(const GemmProblem<float, std::uint16_t, std::uint16_t>& p) {
   }
   // A few columns of C against an A of contiguous rows (x W^T with a few rows of x): dot
   // products along A's rows, as for float (the dot path in choose_route), x widened as copied.
-  const Isa isa = runtime::active_isa();
-  if (p.a_cs == 1 && p.a_rs != 1 && p.b_rs == 1 && p.n <= kBf16DotWidth && p.m > 0 && p.k > 0 &&
-      !run_without_product(p, isa)) {
+  if (p.a_cs == 1 && p.a_rs != 1 && p.b_rs == 1 && p.n <= kBf16DotWidth && p.m > 0 && p.n > 0) {
+    const Isa isa = runtime::active_isa();
+    if (run_without_product(p, isa)) return;
     const kernels::VectorKernels<float>& vector = kernels::vector_kernels<float>(isa);
     using Problem = GemmProblem<float, std::uint16_t, std::uint16_t>;
     const bool prefetch = kernels::fetches_ahead(p.m * p.k * std::int64_t{sizeof(std::uint16_t)},

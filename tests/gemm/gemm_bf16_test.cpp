@@ -167,6 +167,33 @@ TEST(GemmBf16, OneRowAgainstWideWeights) {
     }
 }
 
+// alpha = 0: C = beta C, once, and the epilogue-free result is exact, on every route a bf16
+// product takes (one row of x against W or W^T, a few rows against W^T, the tiles); A, all NaN
+// here, is not read.
+TEST(GemmBf16, ZeroAlphaScalesCOnceOnEveryRoute) {
+  std::mt19937 rng(13);
+  const std::int64_t n = 300, k = 64;
+  for (std::int64_t m : {1, 8, 40})
+    for (Transpose tb : {Transpose::none, Transpose::transpose}) {
+      Bf16Matrix a(m, k, Layout::row_major, 0, rng);
+      Bf16Matrix b(tb == Transpose::none ? k : n, tb == Transpose::none ? n : k,
+                   Layout::row_major, 1, rng);
+      for (std::int64_t i = 0; i < m; ++i)
+        for (std::int64_t q = 0; q < k; ++q)
+          a.values.at(i, q) = std::numeric_limits<float>::quiet_NaN();
+      a.sync();
+      Matrix<float> c(m, n, Layout::row_major, 1);
+      c.fill_random(rng);
+      const Matrix<float> before = c;
+      gemm(0.0f, a.view(), b.view(tb), 2.0f, c.view());
+      for (std::int64_t i = 0; i < m; ++i)
+        for (std::int64_t j = 0; j < n; ++j)
+          ASSERT_EQ(c.at(i, j), 2.0f * before.at(i, j))
+              << m << " rows, B " << (tb == Transpose::none ? "N" : "T") << " (" << i << ", " << j
+              << ")";
+    }
+}
+
 // NaN and Inf in A or B reach exactly the elements of C they feed.
 TEST(GemmBf16, PropagatesNanAndInf) {
   std::mt19937 rng(6);
