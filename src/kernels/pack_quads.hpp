@@ -96,8 +96,9 @@ void pack_quads_a(std::int64_t m, std::int64_t k, const std::int8_t* a, std::int
 // With rs == 1 and cs a multiple of 4 (x of x W, row-major x) a slot is four bytes as they lie,
 // so a panel is the transposition of 32-bit words, four columns by four slots at a time with the
 // shuffles of V's float traits (V::Float), as pack_pairs_b does for bf16. Measured on Zen 4,
-// u8s8 row-major on 2 threads, where this packing is most of the time (one slot a step before):
-// 4096 x 8 x 4096 and 4096 x 16 x 4096 (72% of the samples in it) ran at 0.45x and 0.46x oneDNN.
+// u8s8 row-major on 2 threads, where this packing is most of the time: 4096 x 8 x 4096 and
+// 4096 x 16 x 4096 (72% of the samples in it) ran at 0.51-0.57x and 0.38-0.45x oneDNN a slot at
+// a time, 0.93x and 0.78-0.86x so.
 template <class V, int NR, class S>
 void pack_quads_b(std::int64_t k, std::int64_t n, const S* b, std::int64_t rs, std::int64_t cs,
                   std::int32_t* dst, std::int32_t* column_sums) {
