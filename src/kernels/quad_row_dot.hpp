@@ -56,12 +56,11 @@ struct QuadRowDot {
       for (int r = 0; r < kRows; ++r) products[r] = sums[r] = V::zero();
       for (std::int64_t p = 0; p < k; p += kBytes) {
         const int bytes = static_cast<int>(std::min<std::int64_t>(kBytes, k - p));
-        const reg xv = V::load(reinterpret_cast<const std::int32_t*>(x_bytes + p));
+        const reg xv = V::load_quads(x_bytes + p);
         for (int r = 0; r < kRows; ++r) {
           if (next != 0) __builtin_prefetch(row[r] + next + p, 0, 2);
-          const reg av = bytes == kBytes
-                             ? V::load(reinterpret_cast<const std::int32_t*>(row[r] + p))
-                             : V::load_bytes(row[r] + p, bytes);
+          const reg av = bytes == kBytes ? V::load_quads(row[r] + p)
+                                         : V::load_quads_partial(row[r] + p, bytes);
           products[r] = V::fma(av, xv, products[r]);
           if (zx != 0) sums[r] = V::add_signed_quads(sums[r], av);
         }

@@ -34,8 +34,10 @@ struct Avx512Int8Quads : Avx512Int32 {
     return c;
   }
 
-  // The first `bytes` (at most 63) bytes at p, the others zero and not read.
-  static reg load_bytes(const void* p, int bytes) {
+  // 16 quads from bytes as they lie, at any address; and from the first `bytes` (at most 63) of
+  // them, the others zero and not read.
+  static reg load_quads(const void* p) { return _mm512_loadu_si512(p); }
+  static reg load_quads_partial(const void* p, int bytes) {
     return _mm512_maskz_loadu_epi8((__mmask64{1} << bytes) - 1, p);
   }
 

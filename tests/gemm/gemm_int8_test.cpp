@@ -199,7 +199,8 @@ struct PortableInt8Quads : simd::GenericInt32 {
     }
     return acc;
   }
-  static reg load_bytes(const void* p, int bytes) {
+  static reg load_quads(const void* p) { return load_quads_partial(p, 4 * width); }
+  static reg load_quads_partial(const void* p, int bytes) {
     reg r{};
     std::memcpy(r.v, p, static_cast<std::size_t>(bytes));
     return r;
