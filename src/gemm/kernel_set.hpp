@@ -206,12 +206,13 @@ struct GemmKernels {
                      std::int32_t a_zero, const SourceB* x, std::int32_t x_zero, T* c,
                      std::int64_t row_block) = nullptr;
   int one_column_rows = 0;  // the rows one_column does a step: row_block is a multiple
-  // int8 quads only: the same against an A of contiguous rows (rows lda apart), as dot products
-  // along them (kernels/quad_row_dot.hpp), with a workspace of row_dot_bytes(k) bytes.
-  void (*row_dot)(std::int64_t m, std::int64_t k, const SourceA* a, std::int64_t lda,
-                  std::int32_t a_zero, const SourceB* x, std::int32_t x_zero, T* c,
-                  std::uint8_t* work) = nullptr;
-  std::int64_t (*row_dot_bytes)(std::int64_t k) = nullptr;
+  // int8 quads only: C = (A - a_zero)(X - x_zero) for C of a few columns (ldc apart), A of
+  // contiguous rows (lda apart) and X of contiguous columns (ldx apart), as dot products along
+  // A's rows (kernels/quad_row_dot.hpp), with a workspace of row_dot_bytes(k, n) bytes.
+  void (*row_dot)(std::int64_t m, std::int64_t n, std::int64_t k, const SourceA* a,
+                  std::int64_t lda, std::int32_t a_zero, const SourceB* x, std::int64_t ldx,
+                  std::int32_t x_zero, T* c, std::int64_t ldc, std::uint8_t* work) = nullptr;
+  std::int64_t (*row_dot_bytes)(std::int64_t k, std::int64_t n) = nullptr;
   // int8 only: the dequantising epilogue on rows x cols sums from c on, as the tiles apply it
   // (Loops::finish), for the paths that apply it after their kernel.
   void (*epilogue)(const kernels::Epilogue& e, T* c, std::int64_t rows,

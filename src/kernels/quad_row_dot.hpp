@@ -1,10 +1,11 @@
-// One column of an int8 product against an A of contiguous rows: y = (A - a_zero)(x - x_zero),
+// A few columns of an int8 product against an A of contiguous rows: C = (A - a_zero)(X - x_zero),
 // A m x k with rows lda apart (the weights of x W^T, W row-major as a linear layer stores them,
-// for one row x), exact modulo 2^32 as the tiles' sums. Each element of y is the dot product of
-// a row of A with x on the int8 quads' traits (simd/avx512_int8_quads.hpp): a vector of a row's
-// bytes as it lies is 16 quads, and VPDPBUSD adds their 64 products by x's bytes to 16 sums. A
-// is read once, a few rows at a time, in place; the packed path would transpose it into panels
-// first (u8s8 1 x 4096 x 4096 on 2 threads, Zen 4: 0.2x oneDNN so).
+// for a few rows x, X's columns), exact modulo 2^32 as the tiles' sums. Each element of C is the
+// dot product of a row of A with a column of X on the int8 quads' traits
+// (simd/avx512_int8_quads.hpp): a vector of a row's bytes as it lies is 16 quads, and VPDPBUSD
+// adds their 64 products by a column's bytes to 16 sums. A is read once, a few rows at a time,
+// in place, each tile of rows reused from L1 by every group of columns; the packed path would
+// transpose it into panels first (u8s8 1 x 4096 x 4096 on 2 threads, Zen 4: 0.2x oneDNN so).
 #pragma once
 
 #include <algorithm>
@@ -22,57 +23,97 @@ struct QuadRowDot {
   static constexpr int kBytes = 4 * V::width;  // a vector's bytes
   // Rows a step: as many streams of A in flight, each with its own sums.
   static constexpr int kRows = 4;
+  // Columns of X a step: kRows x kColumns accumulators.
+  static constexpr int kColumns = 4;
 
-  // The workspace run() needs for depth k: x as unsigned bytes, zero-padded to whole vectors.
-  static constexpr std::int64_t workspace_bytes(std::int64_t k) {
+  // A column of X as run() copies it: its bytes, zero-padded to whole vectors.
+  static constexpr std::int64_t column_bytes(std::int64_t k) {
     return (k + kBytes - 1) / kBytes * kBytes;
   }
+  // The workspace run() needs for n columns of depth k: the columns, then their sums.
+  static constexpr std::int64_t workspace_bytes(std::int64_t k, std::int64_t n) {
+    return n * (column_bytes(k) + std::int64_t{sizeof(std::uint32_t)});
+  }
 
-  // y[0, m) = sum_p (a[i * lda + p] - a_zero)(x[p] - x_zero). x_bytes: workspace_bytes(k).
-  static void run(std::int64_t m, std::int64_t k, const std::int8_t* a, std::int64_t lda,
-                  std::int32_t a_zero, const SourceX* x, std::int32_t x_zero, std::int32_t* y,
-                  std::uint8_t* x_bytes) {
-    // x as B's packing stores it (int8 plus 128, its zero point with it), and its sum.
-    const std::int64_t padded = workspace_bytes(k);
-    std::uint32_t x_sum = 0;
-    for (std::int64_t p = 0; p < k; ++p) {
-      x_bytes[p] = static_cast<std::uint8_t>(unsigned_byte(x[p]));
-      x_sum += x_bytes[p];
-    }
-    std::fill(x_bytes + k, x_bytes + padded, std::uint8_t{0});
+  // C[0:m, 0:n] (columns ldc apart) = sum_p (a[i * lda + p] - a_zero)(x[p + j * ldx] - x_zero).
+  // work: workspace_bytes(k, n) bytes, 4-byte aligned.
+  static void run(std::int64_t m, std::int64_t n, std::int64_t k, const std::int8_t* a,
+                  std::int64_t lda, std::int32_t a_zero, const SourceX* x, std::int64_t ldx,
+                  std::int32_t x_zero, std::int32_t* c, std::int64_t ldc, std::uint8_t* work) {
+    // X's columns as B's packing stores them (int8 plus 128, its zero point with it), and the
+    // part of each column's correction that its sum gives.
+    const std::int64_t stride = column_bytes(k);
     const std::uint32_t zx =
         static_cast<std::uint32_t>(x_zero) + (std::is_signed_v<SourceX> ? 128 : 0);
     const std::uint32_t za = static_cast<std::uint32_t>(a_zero);
-    // sum (A - za)(x - zx) = sum A x - zx sum A - za sum x + k za zx, modulo 2^32.
-    const std::uint32_t fixed = static_cast<std::uint32_t>(k) * za * zx - za * x_sum;
+    std::uint8_t* columns = work;
+    auto* fixed = reinterpret_cast<std::uint32_t*>(work + n * stride);
+    for (std::int64_t j = 0; j < n; ++j) {
+      std::uint8_t* column = columns + j * stride;
+      std::uint32_t sum = 0;
+      for (std::int64_t p = 0; p < k; ++p) {
+        column[p] = static_cast<std::uint8_t>(unsigned_byte(x[p + j * ldx]));
+        sum += column[p];
+      }
+      std::fill(column + k, column + stride, std::uint8_t{0});
+      // sum (A - za)(x - zx) = sum A x - zx sum A - za sum x + k za zx, modulo 2^32.
+      fixed[j] = static_cast<std::uint32_t>(k) * za * zx - za * sum;
+    }
     for (std::int64_t i = 0; i < m; i += kRows) {
       const int rows = static_cast<int>(std::min<std::int64_t>(kRows, m - i));
       // A tile of fewer rows repeats its last row, whose sums it does not store.
       const std::int8_t* row[kRows];
       for (int r = 0; r < kRows; ++r) row[r] = a + (i + std::min(r, rows - 1)) * lda;
-      // The next tile's rows, fetched a line a step while these are read.
+      // The first group of columns fetches the next tile's rows, a line a step, and sums this
+      // tile's rows; the later ones find the rows in L1.
       const std::int64_t next = i + 2 * kRows <= m ? kRows * lda : 0;
-      reg products[kRows], sums[kRows];
-      for (int r = 0; r < kRows; ++r) products[r] = sums[r] = V::zero();
-      for (std::int64_t p = 0; p < k; p += kBytes) {
-        const int bytes = static_cast<int>(std::min<std::int64_t>(kBytes, k - p));
-        const reg xv = V::load_quads(x_bytes + p);
-        for (int r = 0; r < kRows; ++r) {
-          if (next != 0) __builtin_prefetch(row[r] + next + p, 0, 2);
-          const reg av = bytes == kBytes ? V::load_quads(row[r] + p)
-                                         : V::load_quads_partial(row[r] + p, bytes);
-          products[r] = V::fma(av, xv, products[r]);
-          if (zx != 0) sums[r] = V::add_signed_quads(sums[r], av);
-        }
-      }
-      for (int r = 0; r < rows; ++r)
-        y[i + r] =
-            std::bit_cast<std::int32_t>(lane_sum(products[r]) - zx * lane_sum(sums[r]) + fixed);
+      std::uint32_t row_sums[kRows] = {};
+      std::int64_t j = 0;
+      for (; n - j >= kColumns; j += kColumns)
+        tile<kColumns>(k, row, next, zx, j == 0, columns + j * stride, stride, row_sums, fixed + j,
+                       rows, c + i + j * ldc, ldc);
+      for (; j < n; ++j)
+        tile<1>(k, row, next, zx, j == 0, columns + j * stride, stride, row_sums, fixed + j, rows,
+                c + i + j * ldc, ldc);
     }
   }
 
  private:
-  // The sum of a vector's lanes, modulo 2^32 (once per row).
+  // Rows row[0, rows) against Columns columns (stride bytes apart); with sum_rows, also their
+  // sums into row_sums (where zx needs them), which later groups then use.
+  template <int Columns>
+  static void tile(std::int64_t k, const std::int8_t* const (&row)[kRows], std::int64_t next,
+                   std::uint32_t zx, bool sum_rows, const std::uint8_t* columns,
+                   std::int64_t stride, std::uint32_t (&row_sums)[kRows],
+                   const std::uint32_t* fixed, int rows, std::int32_t* c, std::int64_t ldc) {
+    reg products[kRows][Columns], sums[kRows];
+    for (int r = 0; r < kRows; ++r) {
+      sums[r] = V::zero();
+      for (int j = 0; j < Columns; ++j) products[r][j] = V::zero();
+    }
+    const bool first = sum_rows;
+    const bool with_sums = first && zx != 0;
+    for (std::int64_t p = 0; p < k; p += kBytes) {
+      const int bytes = static_cast<int>(std::min<std::int64_t>(kBytes, k - p));
+      reg xv[Columns];
+      for (int j = 0; j < Columns; ++j) xv[j] = V::load_quads(columns + j * stride + p);
+      for (int r = 0; r < kRows; ++r) {
+        if (first && next != 0) __builtin_prefetch(row[r] + next + p, 0, 2);
+        const reg av =
+            bytes == kBytes ? V::load_quads(row[r] + p) : V::load_quads_partial(row[r] + p, bytes);
+        for (int j = 0; j < Columns; ++j) products[r][j] = V::fma(av, xv[j], products[r][j]);
+        if (with_sums) sums[r] = V::add_signed_quads(sums[r], av);
+      }
+    }
+    if (with_sums)
+      for (int r = 0; r < kRows; ++r) row_sums[r] = lane_sum(sums[r]);
+    for (int j = 0; j < Columns; ++j)
+      for (int r = 0; r < rows; ++r)
+        c[r + j * ldc] =
+            std::bit_cast<std::int32_t>(lane_sum(products[r][j]) - zx * row_sums[r] + fixed[j]);
+  }
+
+  // The sum of a vector's lanes, modulo 2^32 (once per element of C).
   static std::uint32_t lane_sum(reg v) {
     std::int32_t lanes[V::width];
     V::store(lanes, v);

@@ -122,33 +122,39 @@ void sweep_one_column(const Int8Kernels<SourceB>& kernels) {
     }
 }
 
-// The row-dot kernel (a row of x W^T): rows around its steps, depths around its vectors (of 64
-// bytes on AVX-512, 16 on the portable traits), rows lda apart past the depth.
+// The row-dot kernel (a few rows of x W^T): rows around its steps, columns around its groups,
+// depths around its vectors (of 64 bytes on AVX-512, 16 on the portable traits), rows lda apart
+// past the depth, C's columns ldc apart past its rows.
 template <class SourceB>
 void sweep_row_dot(const Int8Kernels<SourceB>& kernels) {
   ASSERT_NE(kernels.row_dot, nullptr);
   std::mt19937 rng(9);
   int index = 0;
   for (std::int64_t m : {1, 3, 4, 5, 9, 33})
-    for (std::int64_t k : {1, 3, 4, 15, 16, 17, 63, 64, 65, 130}) {
-      ++index;
-      const std::int64_t lda = k + index % 5;
-      const auto a = random_bytes<std::int8_t>(m * lda, rng);
-      const auto x = random_bytes<SourceB>(k, rng);
-      const std::int32_t a_zero = index % 2 ? 0 : -128 + 37 * index % 256,
-                         x_zero = index % 3 ? 0 : 11 * index % 128;
-      std::vector<std::uint8_t> work(kernels.row_dot_bytes(k));
-      std::vector<std::int32_t> y(m + 1, 12345);
-      kernels.row_dot(m, k, a.data(), lda, a_zero, x.data(), x_zero, y.data(), work.data());
-      for (std::int64_t i = 0; i < m; ++i) {
-        std::int64_t want = 0;
-        for (std::int64_t q = 0; q < k; ++q)
-          want += (std::int64_t{a[i * lda + q]} - a_zero) * (std::int64_t{x[q]} - x_zero);
-        ASSERT_EQ(y[i], want) << m << " rows, depth " << k << ", row " << i << ", zeros " << a_zero
-                              << ", " << x_zero;
+    for (std::int64_t n : {1, 3, 4, 6, 9})
+      for (std::int64_t k : {1, 3, 4, 15, 16, 17, 63, 64, 65, 130}) {
+        ++index;
+        const std::int64_t lda = k + index % 5, ldx = k + index % 3, ldc = m + 1;
+        const auto a = random_bytes<std::int8_t>(m * lda, rng);
+        const auto x = random_bytes<SourceB>(n * ldx, rng);
+        const std::int32_t a_zero = index % 2 ? 0 : -128 + 37 * index % 256,
+                           x_zero = index % 3 ? 0 : 11 * index % 128;
+        std::vector<std::uint8_t> work(kernels.row_dot_bytes(k, n));
+        std::vector<std::int32_t> c(n * ldc, 12345);
+        kernels.row_dot(m, n, k, a.data(), lda, a_zero, x.data(), ldx, x_zero, c.data(), ldc,
+                        work.data());
+        for (std::int64_t j = 0; j < n; ++j) {
+          for (std::int64_t i = 0; i < m; ++i) {
+            std::int64_t want = 0;
+            for (std::int64_t q = 0; q < k; ++q)
+              want +=
+                  (std::int64_t{a[i * lda + q]} - a_zero) * (std::int64_t{x[q + j * ldx]} - x_zero);
+            ASSERT_EQ(c[i + j * ldc], want) << m << "x" << n << "x" << k << " (" << i << ", " << j
+                                            << "), zeros " << a_zero << ", " << x_zero;
+          }
+          ASSERT_EQ(c[m + j * ldc], 12345) << "padding below column " << j;
+        }
       }
-      ASSERT_EQ(y[m], 12345) << "past the column";
-    }
 }
 
 class GemmInt8Loops : public ::testing::TestWithParam<Isa> {};
