@@ -271,6 +271,20 @@ void gemm_quantised(float alpha, const MatrixView<const SourceA>& a, SourceA a_z
   gemm_detail::run_prepacked(p, b.storage()->prepacked);
 }
 
+// A float or bf16 product p (A not yet set) on B packed: on its panels, or on a B^T kept as its
+// rows (PackedMatrix::Storage::panels), K apart, as on B itself.
+template <class Problem>
+void run_packed(Problem p, const PackedMatrix::Storage& packed) {
+  if (packed.panels) {
+    gemm_detail::run_prepacked(p, packed.prepacked);
+    return;
+  }
+  p.a = reinterpret_cast<decltype(p.a)>(packed.data.get());
+  p.a_rs = p.k;
+  p.a_cs = 1;
+  gemm_detail::run(p);
+}
+
 // The product with B packed (PackedMatrix): the internal problem of gemm_impl, its A the
 // packed copy.
 void gemm_packed(float alpha, const MatrixView<const float>& a, const PackedMatrix& b, float beta,
@@ -283,14 +297,7 @@ void gemm_packed(float alpha, const MatrixView<const float>& a, const PackedMatr
       kernels::GemmProblem<float>::from_strides(c.rows, c.cols, a.op_cols(), alpha, a.data, a_rs,
                                                 a_cs, nullptr, 0, 0, beta, c.data, c.ld, 1, true);
   p.epilogue = epilogue;
-  if (packed.panels) {
-    gemm_detail::run_prepacked(p, packed.prepacked);
-  } else {  // B^T's rows, K apart
-    p.a = reinterpret_cast<const float*>(packed.data.get());
-    p.a_rs = p.k;
-    p.a_cs = 1;
-    gemm_detail::run(p);
-  }
+  run_packed(p, packed);
 }
 
 }  // namespace
@@ -322,15 +329,7 @@ void gemm(float alpha, const MatrixView<const bf16>& a, const PackedMatrix& b, f
       c.rows, c.cols, a.op_cols(), alpha, reinterpret_cast<const std::uint16_t*>(a.data), a_rs,
       a_cs, nullptr, 0, 0, beta, c.data, c.ld, 1, true);
   p.epilogue = internal.count > 0 ? &internal : nullptr;
-  const PackedMatrix::Storage& packed = *b.storage();
-  if (packed.panels) {
-    gemm_detail::run_prepacked(p, packed.prepacked);
-  } else {  // B^T's rows, K apart
-    p.a = reinterpret_cast<const std::uint16_t*>(packed.data.get());
-    p.a_rs = p.k;
-    p.a_cs = 1;
-    gemm_detail::run(p);
-  }
+  run_packed(p, *b.storage());
 }
 
 void gemm(float alpha, const MatrixView<const std::uint8_t>& a, std::uint8_t a_zero,

@@ -380,12 +380,12 @@ struct Loops {
             if (last_slice) correction.finish_columns(jr, n);
           }
         };
-        std::int64_t full_strips = 0;
+        std::int64_t full_strips = 0;  // for the copy ahead, which strip by strip does not take
         int n = 0;
-        for (std::int64_t jr = 0, panel = 0; jr < nc; jr += n, ++panel) {
+        for (std::int64_t jr = 0, panel = 0; !strip_by_strip && jr < nc; jr += n, ++panel) {
           n = strip_columns(nc - jr, least_columns);
           full_strips += n == NR;
-          if (!strip_by_strip) pack_strip(jr, n, panel);
+          pack_strip(jr, n, panel);
         }
         // Loop 3: MC rows at a time; the packed A block [mc/MR][kc][MR] lives in L2 or L3.
         for (std::int64_t ic = 0; ic < p.m; ic += bs.mc) {

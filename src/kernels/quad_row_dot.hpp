@@ -79,19 +79,19 @@ struct QuadRowDot {
   }
 
  private:
-  // Rows row[0, rows) against Columns columns (stride bytes apart); with sum_rows, also their
-  // sums into row_sums (where zx needs them), which later groups then use.
+  // Rows row[0, rows) against Columns columns (stride bytes apart); the tile's first group also
+  // fetches the next tile's rows and sums its rows into row_sums (where zx needs them), which
+  // later groups then use.
   template <int Columns>
   static void tile(std::int64_t k, const std::int8_t* const (&row)[kRows], std::int64_t next,
-                   std::uint32_t zx, bool sum_rows, const std::uint8_t* columns,
-                   std::int64_t stride, std::uint32_t (&row_sums)[kRows],
-                   const std::uint32_t* fixed, int rows, std::int32_t* c, std::int64_t ldc) {
+                   std::uint32_t zx, bool first, const std::uint8_t* columns, std::int64_t stride,
+                   std::uint32_t (&row_sums)[kRows], const std::uint32_t* fixed, int rows,
+                   std::int32_t* c, std::int64_t ldc) {
     reg products[kRows][Columns], sums[kRows];
     for (int r = 0; r < kRows; ++r) {
       sums[r] = V::zero();
       for (int j = 0; j < Columns; ++j) products[r][j] = V::zero();
     }
-    const bool first = sum_rows;
     const bool with_sums = first && zx != 0;
     for (std::int64_t p = 0; p < k; p += kBytes) {
       const int bytes = static_cast<int>(std::min<std::int64_t>(kBytes, k - p));
