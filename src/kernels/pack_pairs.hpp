@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "kernels/transpose_blocks.hpp"
+#include "simd/cache_line.hpp"
 
 namespace ridge::kernels {
 
@@ -50,18 +51,23 @@ void pack_pairs_a(std::int64_t m, std::int64_t k, const S* a, std::int64_t rs, s
   const std::int64_t full_rows = rs == 1 ? m / MR * MR : 0;
   if (full_rows > 0) {
     // Column-contiguous A (the weights of x W, row-major W): depth outermost, so that each
-    // column's rows are one sequential run, kColumns columns at a time (as pack_a, whose
-    // measurements say why), each pair of columns widened 2 x V::width rows at a time.
+    // column's rows are one sequential run, kColumns columns at a time, each panel's run of them
+    // fetching the next kColumns' (as pack_a, whose measurements say why), each pair of columns
+    // widened 2 x V::width rows at a time.
     constexpr std::int64_t kColumns = 8;
     for (std::int64_t s0 = 0; s0 < pairs; s0 += kColumns / 2) {
       const std::int64_t s_end = s0 + kColumns / 2 < pairs ? s0 + kColumns / 2 : pairs;
-      for (std::int64_t i0 = 0; i0 < full_rows; i0 += MR)
+      const std::int64_t ahead_end = s_end + kColumns / 2 < pairs ? s_end + kColumns / 2 : pairs;
+      for (std::int64_t i0 = 0; i0 < full_rows; i0 += MR) {
+        for (std::int64_t p = 2 * s_end; p < 2 * ahead_end; ++p)
+          simd::prefetch_run(a + i0 + p * cs, MR);
         for (std::int64_t s = s0; s < s_end; ++s) {
           const S* even = a + i0 + 2 * s * cs;
           Slot* slots = dst + i0 * steps + s * MR;
           for (int i = 0; i < MR; i += kRowsAtOnce)
             store_pairs<V>(even + i, even + cs + i, zero, slots + i);
         }
+      }
     }
   }
   // bf16 as stored, row-contiguous, rows an even number of values apart (the weights of

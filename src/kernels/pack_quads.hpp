@@ -21,6 +21,7 @@
 #include <type_traits>
 
 #include "kernels/transpose_blocks.hpp"
+#include "simd/cache_line.hpp"
 
 namespace ridge::kernels {
 
@@ -56,14 +57,18 @@ void pack_quads_a(std::int64_t m, std::int64_t k, const std::int8_t* a, std::int
   const std::int64_t steps = (k + 3) / 4, quads = k / 4;
   const std::int64_t full_rows = rs == 1 ? m / MR * MR : 0;
   // Column-contiguous A (the weights of x W, row-major W): depth outermost, eight columns at a
-  // time, as pack_pairs_a.
+  // time, each panel's run of them fetching the next eight's, as pack_a.
   constexpr std::int64_t kQuadsAtOnce = 2;
   for (std::int64_t s0 = 0; full_rows > 0 && s0 < quads; s0 += kQuadsAtOnce) {
     const std::int64_t s_end = std::min(s0 + kQuadsAtOnce, quads);
-    for (std::int64_t i0 = 0; i0 < full_rows; i0 += MR)
+    const std::int64_t ahead_end = std::min(s_end + kQuadsAtOnce, quads);
+    for (std::int64_t i0 = 0; i0 < full_rows; i0 += MR) {
+      for (std::int64_t p = 4 * s_end; p < 4 * ahead_end; ++p)
+        simd::prefetch_run(a + i0 + p * cs, MR);
       for (std::int64_t s = s0; s < s_end; ++s)
         for (int i = 0; i < MR; i += 16)
           V::store_quad_rows(a + i0 + i + 4 * s * cs, cs, dst + i0 * steps + s * MR + i);
+    }
   }
   // Row-contiguous A with rows a multiple of 4 bytes apart (the weights of x W^T, row-major W,
   // as a linear layer stores them): a slot is four bytes as they lie, so a panel is the

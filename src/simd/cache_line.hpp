@@ -1,6 +1,8 @@
 // The cache line that prefetches and thread boundaries step by.
 #pragma once
 
+#include <cstdint>
+
 namespace ridge::simd {
 
 // Bytes per cache line: 64 on every x86-64 core and most aarch64 ones (ridge::Machine reports
@@ -8,5 +10,12 @@ namespace ridge::simd {
 inline constexpr int kLineBytes = 64;
 template <class T>
 inline constexpr int kLineElements = kLineBytes / static_cast<int>(sizeof(T));
+
+// Asks for the lines of elements [0, count) from p on (count > 0) to be brought into L2.
+template <class T>
+[[gnu::always_inline]] inline void prefetch_run(const T* p, std::int64_t count) {
+  for (std::int64_t i = 0; i < count; i += kLineElements<T>) __builtin_prefetch(p + i, 0, 2);
+  __builtin_prefetch(p + count - 1, 0, 2);  // the last line, where p is off a line
+}
 
 }  // namespace ridge::simd
