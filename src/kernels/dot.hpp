@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/pack_bf16.hpp"
 #include "kernels/problem.hpp"
@@ -17,14 +18,27 @@
 
 namespace ridge::kernels {
 
-// SourceA: A's stored type, V::scalar or (V of floats) bf16 bit patterns, widened as loaded
-// (load_stored); B likewise, widened as run() copies it.
+// SourceA: A's stored type, V::scalar or (V of floats) bf16 bit patterns; B likewise, widened
+// as run() copies it.
+//
+// Against one column (kPairs: x W^T with one row of x, GEMV's A^T x), A of bf16 is read 2 W
+// elements a step, a pair to a lane as they lie (V::load_pairs), each register widened into the
+// floats of its even and of its odd elements by a shift and a mask (V::widen_pairs), and B is
+// copied in the same order: each step's W even elements, then its W odd ones. Widening W
+// elements in order (load_bf16) is a shuffle across the register. Measured, bf16 x W^T 1 x 4096
+// x 1024 (W in L3) / 1 x 4096 x 4096, alternated, two runs: Zen 4 AVX-512, 2 threads, 100-104 /
+// 85-97 -> 107-108 / 89-95 GFLOP/s (1 thread at 1024: 52.5 -> 55.7-56.0); AVX2 forced, 1 thread,
+// 43.3 / 38-39 -> 48.8-48.9 / 40-42. Against several columns the rows' even and odd registers
+// do not fit beside the tile's sums (6 x 4 on AVX-512): x W^T 8 / 24 x 4096 x 4096 on 1 thread
+// ran 99-102 / 107 GFLOP/s widening in order, 95-96 / 100-101 so.
 template <class V, int Rows, int MaxColumns, class SourceA = typename V::scalar>
 struct Dot {
   static_assert((MaxColumns & (MaxColumns - 1)) == 0, "column groups halve down to 1");
   using T = typename V::scalar;
   using reg = typename V::reg;
   static constexpr int W = V::width;
+  static constexpr bool kPairs = std::is_same_v<SourceA, std::uint16_t> && MaxColumns == 1;
+  static constexpr int kStep = kPairs ? 2 * W : W;  // the depth of a step
 
   // C[0:rows, 0:Columns] = alpha * A B + beta * C; A rows a + r * a_rs, B columns b + j * b_cs,
   // both contiguous along the k depth. A tile of fewer than Rows rows repeats its last row in
@@ -41,20 +55,35 @@ struct Dot {
     RIDGE_UNROLL for (int r = 0; r < Rows; ++r) {
       RIDGE_UNROLL for (int j = 0; j < Columns; ++j) acc[r][j] = V::zero();
     }
-    const auto step = [&](std::int64_t p, int lanes) {
-      reg av[Rows];
-      RIDGE_UNROLL for (int r = 0; r < Rows; ++r) {
-        av[r] = lanes == W ? load_stored<V>(row[r] + p) : load_stored_partial<V>(row[r] + p, lanes);
-        if (next_tile != 0) __builtin_prefetch(row[r] + next_tile + p, 0, 2);
-      }
-      RIDGE_UNROLL for (int j = 0; j < Columns; ++j) {
-        const T* column = b + j * b_cs + p;
-        const reg bj = lanes == W ? V::load(column) : V::load_partial(column, lanes);
-        RIDGE_UNROLL for (int r = 0; r < Rows; ++r) acc[r][j] = V::fma(av[r], bj, acc[r][j]);
+    // Depths [p, p + depth), depth <= kStep.
+    const auto step = [&](std::int64_t p, int depth) {
+      if constexpr (kPairs) {
+        // One column (kPairs): its even and odd floats, each row's pairs widened against them.
+        const reg even_b = V::load(b + p), odd_b = V::load(b + p + W);
+        RIDGE_UNROLL for (int r = 0; r < Rows; ++r) {
+          reg even, odd;
+          V::widen_pairs(
+              depth == kStep ? V::load_pairs(row[r] + p) : V::load_pairs_partial(row[r] + p, depth),
+              even, odd);
+          if (next_tile != 0) __builtin_prefetch(row[r] + next_tile + p, 0, 2);
+          acc[r][0] = V::fma(odd, odd_b, V::fma(even, even_b, acc[r][0]));
+        }
+      } else {
+        reg av[Rows];
+        RIDGE_UNROLL for (int r = 0; r < Rows; ++r) {
+          av[r] =
+              depth == W ? load_stored<V>(row[r] + p) : load_stored_partial<V>(row[r] + p, depth);
+          if (next_tile != 0) __builtin_prefetch(row[r] + next_tile + p, 0, 2);
+        }
+        RIDGE_UNROLL for (int j = 0; j < Columns; ++j) {
+          const T* column = b + j * b_cs + p;
+          const reg bj = depth == W ? V::load(column) : V::load_partial(column, depth);
+          RIDGE_UNROLL for (int r = 0; r < Rows; ++r) acc[r][j] = V::fma(av[r], bj, acc[r][j]);
+        }
       }
     };
     std::int64_t p = 0;
-    for (; p + W <= k; p += W) step(p, W);
+    for (; p + kStep <= k; p += kStep) step(p, kStep);
     if (p < k) step(p, static_cast<int>(k - p));
 
     // The same formula as the tile kernels: C = fma(alpha, AB, beta * C); beta = 0 reads no C.
@@ -78,10 +107,18 @@ struct Dot {
   // from it: fetches_ahead in kernels/cache_model.hpp).
   template <class SourceB>
   static void run(const GemmProblem<T, SourceA, SourceB>& p, bool prefetch, T* b) {
+    // Whole steps of 2 W fit: dot_column_stride rounds k up to W and adds W.
     const std::int64_t ldb = dot_column_stride(p.k, W);
     for (std::int64_t j = 0; j < p.n; ++j) {
       const SourceB* column = p.b + j * p.b_cs;
-      for (std::int64_t q = 0; q < p.k; ++q) b[j * ldb + q] = stored_value<T>(column[q]);
+      T* copy = b + j * ldb;
+      if constexpr (kPairs) {
+        for (std::int64_t q0 = 0; q0 < p.k; q0 += kStep)
+          for (int e = 0; e < kStep; ++e)
+            copy[q0 + e % 2 * W + e / 2] = q0 + e < p.k ? stored_value<T>(column[q0 + e]) : T(0);
+      } else {
+        for (std::int64_t q = 0; q < p.k; ++q) copy[q] = stored_value<T>(column[q]);
+      }
     }
     for (std::int64_t i = 0; i < p.m; i += Rows) {
       const int rows = static_cast<int>(std::min<std::int64_t>(Rows, p.m - i));

@@ -75,6 +75,24 @@ struct Avx2<float> {
   static reg widen_bf16(__m128i h) {
     return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
   }
+  // 2 x width bf16 from p as they lie, a pair to a lane (the first element in the lower half);
+  // the first n only (n < 2 x width), the rest zero.
+  static reg load_pairs(const std::uint16_t* p) {
+    return _mm256_castsi256_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+  }
+  static reg load_pairs_partial(const std::uint16_t* p, int n) {
+    alignas(32) std::uint16_t elements[2 * width] = {};
+    for (int i = 0; i < n; ++i) elements[i] = p[i];
+    return _mm256_load_ps(reinterpret_cast<const float*>(elements));
+  }
+  // A register of pairs as the floats of its even (lower) and odd (upper) halves, widened
+  // exactly: a shift and a mask, where load_bf16's widening is a shuffle.
+  static void widen_pairs(reg pairs, reg& even, reg& odd) {
+    const __m256i bits = _mm256_castps_si256(pairs);
+    even = _mm256_castsi256_ps(_mm256_slli_epi32(bits, 16));
+    odd = _mm256_castsi256_ps(
+        _mm256_and_si256(bits, _mm256_set1_epi32(static_cast<int>(0xFFFF0000u))));
+  }
   // Each lane rounded to bf16 (nearest, ties to even; a NaN stays a NaN, made quiet), the first
   // n stored.
   static void store_bf16_partial(std::uint16_t* p, reg a, int n) {

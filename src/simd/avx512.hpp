@@ -117,6 +117,24 @@ struct Avx512<float> {
     return _mm512_castsi512_ps(
         _mm512_maskz_slli_epi32(all_lanes, _mm512_maskz_cvtepu16_epi32(all_lanes, h), 16));
   }
+  // 2 x width bf16 from p as they lie, a pair to a lane (the first element in the lower half);
+  // the first n only (n < 2 x width), the rest zero.
+  static reg load_pairs(const std::uint16_t* p) {
+    return _mm512_castsi512_ps(_mm512_loadu_si512(p));
+  }
+  static reg load_pairs_partial(const std::uint16_t* p, int n) {
+    return _mm512_castsi512_ps(
+        _mm512_maskz_loadu_epi16(static_cast<__mmask32>((1ull << n) - 1), p));
+  }
+  // A register of pairs as the floats of its even (lower) and odd (upper) halves, widened
+  // exactly (a float's upper 16 bits are its bf16): a shift and a mask, where load_bf16's
+  // widening is a shuffle across the register.
+  static void widen_pairs(reg pairs, reg& even, reg& odd) {
+    const __m512i bits = _mm512_castps_si512(pairs);
+    even = _mm512_castsi512_ps(_mm512_maskz_slli_epi32(all_lanes, bits, 16));  // GCC bug 105593
+    odd = _mm512_castsi512_ps(
+        _mm512_and_si512(bits, _mm512_set1_epi32(static_cast<int>(0xFFFF0000u))));
+  }
   // a * 2^n for any integral n, rounded once (VSCALEFPS: one instruction).
   static constexpr bool scales_by_any_power = true;
   static reg scale_by_pow2(reg a, reg n) { return _mm512_maskz_scalef_ps(all_lanes, a, n); }

@@ -61,24 +61,6 @@ struct Avx512Bf16Pairs : Avx512<float> {
     return _mm512_dpbf16_ps(c, reinterpret_cast<__m512bh>(a), reinterpret_cast<__m512bh>(b));
   }
 
-  // 2 x width bf16 from p, as width pairs; the first n only (n < 2 x width), the rest zero.
-  static reg load_pairs(const std::uint16_t* p) {
-    return _mm512_castsi512_ps(_mm512_loadu_si512(p));
-  }
-  static reg load_pairs_partial(const std::uint16_t* p, int n) {
-    return _mm512_castsi512_ps(
-        _mm512_maskz_loadu_epi16(static_cast<__mmask32>((1ull << n) - 1), p));
-  }
-
-  // A register of pairs as the floats of its even (lower) and odd (upper) halves, widened
-  // exactly (a float's upper 16 bits are its bf16).
-  static void widen_pairs(reg pairs, reg& even, reg& odd) {
-    const __m512i bits = _mm512_castps_si512(pairs);
-    even = _mm512_castsi512_ps(_mm512_maskz_slli_epi32(all_lanes, bits, 16));  // GCC bug 105593
-    odd = _mm512_castsi512_ps(
-        _mm512_and_si512(bits, _mm512_set1_epi32(static_cast<int>(0xFFFF0000u))));
-  }
-
   // Two bf16 bit patterns as one pair lane: `low` is the pair's first element.
   static std::uint32_t pair(std::uint16_t low, std::uint16_t high) {
     return static_cast<std::uint32_t>(low) | static_cast<std::uint32_t>(high) << 16;

@@ -116,6 +116,26 @@ struct Generic {
     }
     return r;
   }
+  // 2 x width bf16 from p as they lie, a pair to a lane (the first element in the lower half);
+  // the first n only (n < 2 x width), the rest zero.
+  static reg load_pairs(const std::uint16_t* p) { return load_pairs_partial(p, 2 * width); }
+  static reg load_pairs_partial(const std::uint16_t* p, int n) {
+    static_assert(sizeof(T) == 4, "float only");
+    std::uint16_t elements[2 * width] = {};
+    std::memcpy(elements, p, n * sizeof(std::uint16_t));
+    reg r;
+    std::memcpy(r.v, elements, sizeof(elements));
+    return r;
+  }
+  // A register of pairs as the floats of its even (lower) and odd (upper) halves, widened
+  // exactly.
+  static void widen_pairs(reg pairs, reg& even, reg& odd) {
+    for (int i = 0; i < width; ++i) {
+      const std::uint32_t bits = std::bit_cast<std::uint32_t>(pairs.v[i]);
+      even.v[i] = std::bit_cast<float>(bits << 16);
+      odd.v[i] = std::bit_cast<float>(bits & 0xFFFF0000u);
+    }
+  }
   // Each lane rounded to bf16 (nearest, ties to even; a NaN stays a NaN, made quiet), the first
   // n stored.
   static void store_bf16_partial(std::uint16_t* p, reg a, int n) {
