@@ -36,10 +36,13 @@ constexpr std::int64_t kSkinny = 32;
 // 201 / 207 / 210 against 31-32 / 63-64 / 109-111 / 173-175 / 144-147 / 243-246.
 constexpr std::int64_t kBf16DotWidth = 24;
 // The same for int8 on the row dot (GemmKernels::row_dot, AVX512_VNNI), whose tiles of 4 rows
-// by 4 columns do fewer products per load than the packed path's. Measured on Zen 4, u8s8, the
-// same shapes and runs, GOP/s on the row dot against the packed path: M = 2 / 4 / 8 / 16 / 24
-// 162-163 / 276-309 / 283-302 / 263-299 / 291-297 against 90 / 172 / 260-297 / 379-412 / 351-352.
-constexpr std::int64_t kInt8DotWidth = 8;
+// by 4 columns do fewer products per load than the packed path's, but read A once, in place.
+// Measured on Zen 4, u8s8 on 2 threads, M x N x K row-major x W^T, GOP/s on the row dot against
+// the packed path (alternated runs): N x K = 4096 x 4096, M = 16 / 32 / 64 / 128 / 256 / 512
+// 734-735 / 744-750 / 768-794 / 800-807 / 794-802 / 786-793 against 366-447 / 528-605 /
+// 650-716 (once 355) / 729-782 / 805-825 / 844-849; M = 128 at 4096 x 11008 715-723 against
+// 712-734, at 1024 x 1024 791-794 against 798-806.
+constexpr std::int64_t kInt8DotWidth = 128;
 // The widest B against which an A larger than L2 keeps the direct path (see run()): 24 columns
 // where its page-strided slices may run kDeepSkinnySlices deep or deeper; where the memory
 // system keeps fewer streams fed and the slices are shallower, 48 bytes of B per depth step
@@ -677,8 +680,10 @@ void run(const GemmProblem<std::int32_t, std::int8_t, SourceB>& p) {
   using Problem = GemmProblem<std::int32_t, std::int8_t, SourceB>;
   if (p.n <= kInt8DotWidth && p.a_rs != 1 && p.a_cs == 1 && p.b_rs == 1 && p.m > 0 && p.n > 0 &&
       p.k > 0 && loops.row_dot != nullptr) {
+    // Blocks of rows only (nr = n): a block of fewer columns would read all of A as well.
     run_in_blocks(
-        p, thread_count(p.m * p.n * ceil_div(p.k, 2)), simd::kLineElements<std::int32_t>, 1,
+        p, thread_count(p.m * p.n * ceil_div(p.k, 2)), simd::kLineElements<std::int32_t>,
+        static_cast<int>(p.n),
         [&](const Problem& block) -> std::size_t { return loops.row_dot_bytes(p.k, block.n); },
         [&](const Problem& block, std::byte* work) {
           loops.row_dot(block.m, block.n, block.k, block.a, block.a_rs, block.a_zero, block.b,

@@ -45,6 +45,13 @@ struct GenericInt32 {
     return a;
   }
   static reg fma(reg a, reg b, reg c) { return add(mul(a, b), c); }
+  // The sums of the lanes of four registers, modulo 2^32.
+  static void sum_lanes(const reg (&v)[4], std::uint32_t (&sums)[4]) {
+    for (int r = 0; r < 4; ++r) {
+      sums[r] = 0;
+      for (int i = 0; i < width; ++i) sums[r] += unsigned_of(v[r].v[i]);
+    }
+  }
 
  protected:
   static std::uint32_t unsigned_of(std::int32_t x) { return static_cast<std::uint32_t>(x); }
