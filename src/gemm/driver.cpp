@@ -651,8 +651,9 @@ void run(const GemmProblem<float, std::uint16_t, std::uint16_t>& p) {
     const bool prefetch = kernels::fetches_ahead(p.m * p.k * std::int64_t{sizeof(std::uint16_t)},
                                                  kernels::CacheModel::current(),
                                                  runtime::gemm_tuning(isa).stream_prefetch);
+    // Blocks of rows only (nr = n): a block of fewer columns would read all of A as well.
     run_in_blocks(
-        p, thread_count(p.m * p.n * p.k), vector.width, 1,
+        p, thread_count(p.m * p.n * p.k), vector.width, static_cast<int>(p.n),
         [&](const Problem& block) -> std::size_t {
           return runtime::pages_for<float>(
               kernels::dot_workspace_elements(p.k, block.n, vector.width));
