@@ -35,6 +35,12 @@ constexpr std::int64_t kSkinny = 32;
 // the packed path (two alternated runs): M = 2 / 4 / 8 / 16 / 24 / 32 135-139 / 130-133 / 187 /
 // 201 / 207 / 210 against 31-32 / 63-64 / 109-111 / 173-175 / 144-147 / 243-246.
 constexpr std::int64_t kBf16DotWidth = 24;
+// The same where the dot products take bf16 pairs (GemmKernels::pair_dot, AVX512_BF16), which
+// do twice the widened dot's products per instruction. Measured on Zen 4, the same shapes, two
+// alternated runs, against the packed path: M = 24 / 32 / 48 / 64 / 128 / 256 341-347 / 348-354
+// / 364-366 / 371 / 372-373 / 366-368 against - / 258-269 / 300-309 / 326-333 / 372-382 /
+// 409-412 (the widened dot at 24: 207-209).
+constexpr std::int64_t kBf16PairDotWidth = 64;
 // The same for int8 on the row dot (GemmKernels::row_dot, AVX512_VNNI), whose tiles of 4 rows
 // by 4 columns do fewer products per load than the packed path's, but read A once, in place.
 // Measured on Zen 4, u8s8 on 2 threads, M x N x K row-major x W^T, GOP/s on the row dot against
@@ -620,9 +626,14 @@ void run_widened(const GemmProblem<T, SourceA, SourceB>& p) {
 // 2 threads at 1 x 4096 x 4096 on the Zen 3 host, against 13.7 for sgemm). Against an A of
 // contiguous rows (x W^T, W row-major as a linear layer stores it) dot products along them,
 // which the packed path would transpose first: 1 x 4096 x 4096 on 2 threads (Zen 4) ran at
-// 0.2x oneDNN so. x is widened first.
+// 0.2x oneDNN so. x is widened first. Where the dot products take pairs (AVX512_BF16), x W^T
+// goes to them instead, as with a few rows of x: 1 x 4096 x 1024 on 2 threads 103-110 against
+// 119-121 GFLOP/s (1 thread 56-57 against 61), level at 1 x 4096 x 4096.
 void run(const GemmProblem<float, std::uint16_t, std::uint16_t>& p) {
-  if (p.n == 1 && (p.a_rs == 1 || p.a_cs == 1) && p.m > 0 && p.k > 0 && p.alpha != 0) {
+  const Isa isa = runtime::active_isa();
+  const auto pair_dot = gemm_kernels<float, std::uint16_t, std::uint16_t>(isa).kernels.pair_dot;
+  const bool gemv = p.a_rs == 1 || (p.a_cs == 1 && pair_dot == nullptr);
+  if (p.n == 1 && gemv && p.m > 0 && p.k > 0 && p.alpha != 0) {
     std::vector<float> x(static_cast<std::size_t>(p.k));
     for (std::int64_t q = 0; q < p.k; ++q) x[q] = kernels::widen_bf16(p.b[q * p.b_rs]);
     // As GEMV sees A: k x m with contiguous columns (A^T x) where A's rows are contiguous.
@@ -642,9 +653,10 @@ void run(const GemmProblem<float, std::uint16_t, std::uint16_t>& p) {
     return;
   }
   // A few columns of C against an A of contiguous rows (x W^T with a few rows of x): dot
-  // products along A's rows, as for float (the dot path in choose_route), x widened as copied.
-  if (p.a_cs == 1 && p.a_rs != 1 && p.b_rs == 1 && p.n <= kBf16DotWidth && p.m > 0 && p.n > 0) {
-    const Isa isa = runtime::active_isa();
+  // products along A's rows, as for float (the dot path in choose_route), x widened as copied,
+  // or on AVX512_BF16 as pairs (GemmKernels::pair_dot).
+  const std::int64_t dot_width = pair_dot != nullptr ? kBf16PairDotWidth : kBf16DotWidth;
+  if (p.a_cs == 1 && p.a_rs != 1 && p.b_rs == 1 && p.n <= dot_width && p.m > 0 && p.n > 0) {
     if (run_without_product(p, isa)) return;
     const kernels::VectorKernels<float>& vector = kernels::vector_kernels<float>(isa);
     using Problem = GemmProblem<float, std::uint16_t, std::uint16_t>;
@@ -659,7 +671,12 @@ void run(const GemmProblem<float, std::uint16_t, std::uint16_t>& p) {
               kernels::dot_workspace_elements(p.k, block.n, vector.width));
         },
         [&](const Problem& block, std::byte* work) {
-          vector.dot_bf16(block, prefetch, reinterpret_cast<float*>(work));
+          auto* b_copy = reinterpret_cast<float*>(work);
+          if (pair_dot != nullptr) {
+            pair_dot(block, prefetch, b_copy);
+          } else {
+            vector.dot_bf16(block, prefetch, b_copy);
+          }
           apply_epilogue(block, isa);
         });
     return;

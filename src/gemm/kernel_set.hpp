@@ -213,6 +213,10 @@ struct GemmKernels {
                   std::int64_t lda, std::int32_t a_zero, const SourceB* x, std::int64_t ldx,
                   std::int32_t x_zero, T* c, std::int64_t ldc, std::uint8_t* work) = nullptr;
   std::int64_t (*row_dot_bytes)(std::int64_t k, std::int64_t n) = nullptr;
+  // bf16 pairs only (VDPBF16PS): C = alpha A B + beta C as dot products of pairs along A's rows
+  // and B's columns, both contiguous (kernels/dot.hpp's pairs form; its workspace as
+  // VectorKernels::dot_bf16's).
+  void (*pair_dot)(const GemmProblem<T, SourceA, SourceB>&, bool prefetch, T* b_copy) = nullptr;
   // int8 only: the dequantising epilogue on rows x cols sums from c on, as the tiles apply it
   // (Loops::finish), for the paths that apply it after their kernel.
   void (*epilogue)(const kernels::Epilogue& e, T* c, std::int64_t rows,

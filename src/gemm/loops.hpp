@@ -18,6 +18,7 @@
 #include <variant>
 
 #include "gemm/kernel_set.hpp"
+#include "kernels/dot.hpp"
 #include "kernels/epilogue_kernel_set.hpp"
 #include "kernels/microkernel.hpp"
 #include "kernels/pack.hpp"
@@ -878,6 +879,10 @@ GemmKernels<typename V::scalar, SourceA, SourceB> make_gemm_kernels() {
       k.row_dot = &kernels::QuadRowDot<V, SourceB>::run;
       k.row_dot_bytes = &kernels::QuadRowDot<V, SourceB>::workspace_bytes;
     }
+  }
+  if constexpr (std::is_same_v<typename V::scalar, float> && L::kDepthGroup == 2) {  // bf16 pairs
+    k.pair_dot = &kernels::Dot<typename V::Out, Shape.dot_rows, Shape.dot_columns, std::uint16_t,
+                               V>::template run<std::uint16_t>;
   }
   return k;
 }

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "kernels/pack_bf16.hpp"
@@ -19,26 +20,33 @@
 namespace ridge::kernels {
 
 // SourceA: A's stored type, V::scalar or (V of floats) bf16 bit patterns; B likewise, widened
-// as run() copies it.
-//
-// Against one column (kPairs: x W^T with one row of x, GEMV's A^T x), A of bf16 is read 2 W
-// elements a step, a pair to a lane as they lie (V::load_pairs), each register widened into the
-// floats of its even and of its odd elements by a shift and a mask (V::widen_pairs), and B is
-// copied in the same order: each step's W even elements, then its W odd ones. Widening W
-// elements in order (load_bf16) is a shuffle across the register. Measured, bf16 x W^T 1 x 4096
-// x 1024 (W in L3) / 1 x 4096 x 4096, alternated, two runs: Zen 4 AVX-512, 2 threads, 100-104 /
-// 85-97 -> 107-108 / 89-95 GFLOP/s (1 thread at 1024: 52.5 -> 55.7-56.0); AVX2 forced, 1 thread,
-// 43.3 / 38-39 -> 48.8-48.9 / 40-42. Against several columns the rows' even and odd registers
-// do not fit beside the tile's sums (6 x 4 on AVX-512): x W^T 8 / 24 x 4096 x 4096 on 1 thread
-// ran 99-102 / 107 GFLOP/s widening in order, 95-96 / 100-101 so.
-template <class V, int Rows, int MaxColumns, class SourceA = typename V::scalar>
+// as run() copies it. A step reads A in one of three forms (Form):
+//  - elements: W of a row's elements in order (bf16 widened as loaded, load_bf16);
+//  - even_odd, for bf16 against one column (x W^T with one row of x, GEMV's A^T x): 2 W
+//    elements, a pair to a lane as they lie (V::load_pairs), each register widened into the
+//    floats of its even and of its odd elements by a shift and a mask (V::widen_pairs), B
+//    copied in the same order (each step's W even elements, then its W odd ones). Widening W
+//    elements in order is a shuffle across the register. Measured, bf16 x W^T 1 x 4096 x 1024
+//    (W in L3) / 1 x 4096 x 4096, alternated, two runs: Zen 4 AVX-512, 2 threads, 100-104 /
+//    85-97 -> 107-108 / 89-95 GFLOP/s (1 thread at 1024: 52.5 -> 55.7-56.0); AVX2 forced, 1
+//    thread, 43.3 / 38-39 -> 48.8-48.9 / 40-42. Against several columns the rows' even and odd
+//    registers do not fit beside the tile's sums (6 x 4 on AVX-512): x W^T 8 / 24 x 4096 x 4096
+//    on 1 thread ran 99-102 / 107 GFLOP/s in order, 95-96 / 100-101 so;
+//  - pairs, with Pairs the traits of bf16 pairs (simd/avx512_bf16.hpp): 2 W elements as they
+//    lie against B's pairs as they lie, both products of a lane summed by Pairs::fma
+//    (VDPBF16PS), with its rule for subnormals, as the tiles on those traits.
+template <class V, int Rows, int MaxColumns, class SourceA = typename V::scalar, class Pairs = void>
 struct Dot {
   static_assert((MaxColumns & (MaxColumns - 1)) == 0, "column groups halve down to 1");
   using T = typename V::scalar;
   using reg = typename V::reg;
   static constexpr int W = V::width;
-  static constexpr bool kPairs = std::is_same_v<SourceA, std::uint16_t> && MaxColumns == 1;
-  static constexpr int kStep = kPairs ? 2 * W : W;  // the depth of a step
+  enum class Form { elements, even_odd, pairs };
+  static constexpr Form kForm = !std::is_void_v<Pairs> ? Form::pairs
+                                : std::is_same_v<SourceA, std::uint16_t> && MaxColumns == 1
+                                    ? Form::even_odd
+                                    : Form::elements;
+  static constexpr int kStep = kForm == Form::elements ? W : 2 * W;  // the depth of a step
 
   // C[0:rows, 0:Columns] = alpha * A B + beta * C; A rows a + r * a_rs, B columns b + j * b_cs,
   // both contiguous along the k depth. A tile of fewer than Rows rows repeats its last row in
@@ -57,8 +65,8 @@ struct Dot {
     }
     // Depths [p, p + depth), depth <= kStep.
     const auto step = [&](std::int64_t p, int depth) {
-      if constexpr (kPairs) {
-        // One column (kPairs): its even and odd floats, each row's pairs widened against them.
+      if constexpr (kForm == Form::even_odd) {
+        // One column: its even and odd floats, each row's pairs widened against them.
         const reg even_b = V::load(b + p), odd_b = V::load(b + p + W);
         RIDGE_UNROLL for (int r = 0; r < Rows; ++r) {
           reg even, odd;
@@ -71,14 +79,21 @@ struct Dot {
       } else {
         reg av[Rows];
         RIDGE_UNROLL for (int r = 0; r < Rows; ++r) {
-          av[r] =
-              depth == W ? load_stored<V>(row[r] + p) : load_stored_partial<V>(row[r] + p, depth);
+          av[r] = load_row(row[r] + p, depth);
           if (next_tile != 0) __builtin_prefetch(row[r] + next_tile + p, 0, 2);
         }
         RIDGE_UNROLL for (int j = 0; j < Columns; ++j) {
-          const T* column = b + j * b_cs + p;
-          const reg bj = depth == W ? V::load(column) : V::load_partial(column, depth);
-          RIDGE_UNROLL for (int r = 0; r < Rows; ++r) acc[r][j] = V::fma(av[r], bj, acc[r][j]);
+          // B's copy: a float an element, or a pair to a float's slot, whole to the last step.
+          const T* column = b + j * b_cs + (kForm == Form::pairs ? p / 2 : p);
+          const reg bj =
+              kForm == Form::pairs || depth == W ? V::load(column) : V::load_partial(column, depth);
+          RIDGE_UNROLL for (int r = 0; r < Rows; ++r) {
+            if constexpr (kForm == Form::pairs) {
+              acc[r][j] = Pairs::fma(av[r], bj, acc[r][j]);
+            } else {
+              acc[r][j] = V::fma(av[r], bj, acc[r][j]);
+            }
+          }
         }
       }
     };
@@ -93,6 +108,15 @@ struct Dot {
         const T old = beta != 0 ? beta * *cij : T(0);
         *cij = std::fma(alpha, V::reduce_add(acc[r][j]), old);
       }
+    }
+  }
+
+  // `depth` <= kStep elements of a row of A from p on, in kForm's form.
+  static reg load_row(const SourceA* p, int depth) {
+    if constexpr (kForm == Form::pairs) {
+      return depth == kStep ? V::load_pairs(p) : V::load_pairs_partial(p, depth);
+    } else {
+      return depth == W ? load_stored<V>(p) : load_stored_partial<V>(p, depth);
     }
   }
 
@@ -112,7 +136,16 @@ struct Dot {
     for (std::int64_t j = 0; j < p.n; ++j) {
       const SourceB* column = p.b + j * p.b_cs;
       T* copy = b + j * ldb;
-      if constexpr (kPairs) {
+      if constexpr (kForm == Form::pairs) {
+        static_assert(std::is_same_v<SourceB, std::uint16_t>, "B as bf16 pairs");
+        for (std::int64_t q = 0; q < p.k; q += kStep)
+          for (std::int64_t e = q; e < q + kStep; e += 2) {
+            const std::uint32_t low = e < p.k ? column[e] : 0;
+            const std::uint32_t high = e + 1 < p.k ? column[e + 1] : 0;
+            const std::uint32_t pair = low | high << 16;
+            std::memcpy(copy + e / 2, &pair, sizeof(pair));
+          }
+      } else if constexpr (kForm == Form::even_odd) {
         for (std::int64_t q0 = 0; q0 < p.k; q0 += kStep)
           for (int e = 0; e < kStep; ++e)
             copy[q0 + e % 2 * W + e / 2] = q0 + e < p.k ? stored_value<T>(column[q0 + e]) : T(0);
