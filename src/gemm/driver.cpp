@@ -41,7 +41,7 @@ constexpr std::int64_t kBf16DotWidth = 24;
 // / 364-366 / 371 / 372-373 / 366-368 against - / 258-269 / 300-309 / 326-333 / 372-382 /
 // 409-412 (the widened dot at 24: 207-209).
 constexpr std::int64_t kBf16PairDotWidth = 64;
-// The same for int8 on the row dot (GemmKernels::row_dot, AVX512_VNNI), whose tiles of 4 rows
+// The same for int8 on the row dot (GemmKernels::row_dot) on AVX512_VNNI, whose tiles of 4 rows
 // by 4 columns do fewer products per load than the packed path's, but read A once, in place.
 // Measured on Zen 4, u8s8 on 2 threads, M x N x K row-major x W^T, GOP/s on the row dot against
 // the packed path (alternated runs): N x K = 4096 x 4096, M = 16 / 32 / 64 / 128 / 256 / 512
@@ -49,6 +49,11 @@ constexpr std::int64_t kBf16PairDotWidth = 64;
 // 650-716 (once 355) / 729-782 / 805-825 / 844-849; M = 128 at 4096 x 11008 715-723 against
 // 712-734, at 1024 x 1024 791-794 against 798-806.
 constexpr std::int64_t kInt8DotWidth = 128;
+// The same on int16 pairs (VPMADDWD: the AVX2 and AVX-512 F paths). Measured on Zen 4 under
+// --isa-cap avx2, u8s8 on 2 threads, 4096 x 4096, two alternated runs: M = 1 / 8 / 32 / 64 / 128
+// 142.6-142.7 / 184-190 / 189-194 / 189-200 / 193 GOP/s against the packed path's 3.9 / 29-30 /
+// 93-94 / 148-150 / 207-210.
+constexpr std::int64_t kInt8PairDotWidth = 64;
 // The widest B against which an A larger than L2 keeps the direct path (see run()): 24 columns
 // where its page-strided slices may run kDeepSkinnySlices deep or deeper; where the memory
 // system keeps fewer streams fed and the slices are shallower, 48 bytes of B per depth step
@@ -688,15 +693,16 @@ void run(const GemmProblem<float, std::uint16_t, std::uint16_t>& p) {
 // column sweep, which streams A once at a byte an element, the packed path copying it to int16
 // pairs first (u8s8 1 x 4096 x 4096 on the Zen 3 host: 10 GOP/s on 1 thread, 0.89x ridge's
 // sgemm). Rows in blocks whose int32 sums fill half of L2, as GEMV's column sweep. Against an A
-// of contiguous rows (x W^T, W row-major), where the kernels have them, dot products along the
-// rows (GemmKernels::row_dot), in blocks of whole lines of C.
+// of contiguous rows (x W^T, W row-major) with a few columns, dot products along the rows
+// (GemmKernels::row_dot), in blocks of whole lines of C.
 template <class SourceB>
 void run(const GemmProblem<std::int32_t, std::int8_t, SourceB>& p) {
   const TypedKernels<std::int32_t, std::int8_t, SourceB>& table =
       gemm_kernels<std::int32_t, std::int8_t, SourceB>(runtime::active_isa());
   const GemmKernels<std::int32_t, std::int8_t, SourceB>& loops = table.kernels;
   using Problem = GemmProblem<std::int32_t, std::int8_t, SourceB>;
-  if (p.n <= kInt8DotWidth && p.a_rs != 1 && p.a_cs == 1 && p.b_rs == 1 && p.m > 0 && p.n > 0 &&
+  const std::int64_t dot_width = loops.depth_group == 4 ? kInt8DotWidth : kInt8PairDotWidth;
+  if (p.n <= dot_width && p.a_rs != 1 && p.a_cs == 1 && p.b_rs == 1 && p.m > 0 && p.n > 0 &&
       p.k > 0 && loops.row_dot != nullptr) {
     // Blocks of rows only (nr = n): a block of fewer columns would read all of A as well.
     run_in_blocks(

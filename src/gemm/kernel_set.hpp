@@ -206,9 +206,9 @@ struct GemmKernels {
                      std::int32_t a_zero, const SourceB* x, std::int32_t x_zero, T* c,
                      std::int64_t row_block) = nullptr;
   int one_column_rows = 0;  // the rows one_column does a step: row_block is a multiple
-  // int8 quads only: C = (A - a_zero)(X - x_zero) for C of a few columns (ldc apart), A of
-  // contiguous rows (lda apart) and X of contiguous columns (ldx apart), as dot products along
-  // A's rows (kernels/quad_row_dot.hpp), with a workspace of row_dot_bytes(k, n) bytes.
+  // int8 only: C = (A - a_zero)(X - x_zero) for C of a few columns (ldc apart), A of contiguous
+  // rows (lda apart) and X of contiguous columns (ldx apart), as dot products along A's rows
+  // (kernels/row_dot.hpp), with a workspace of row_dot_bytes(k, n) bytes.
   void (*row_dot)(std::int64_t m, std::int64_t n, std::int64_t k, const SourceA* a,
                   std::int64_t lda, std::int32_t a_zero, const SourceB* x, std::int64_t ldx,
                   std::int32_t x_zero, T* c, std::int64_t ldc, std::uint8_t* work) = nullptr;

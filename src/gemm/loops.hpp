@@ -26,7 +26,7 @@
 #include "kernels/pack_pairs.hpp"
 #include "kernels/pack_quads.hpp"
 #include "kernels/pair_column_sweep.hpp"
-#include "kernels/quad_row_dot.hpp"
+#include "kernels/row_dot.hpp"
 #include "kernels/tile_shapes.hpp"
 
 namespace ridge::gemm_detail {
@@ -875,10 +875,8 @@ GemmKernels<typename V::scalar, SourceA, SourceB> make_gemm_kernels() {
       k.one_column = &kernels::PairColumnSweep<V, SourceA, SourceB>::run;
       k.one_column_rows = kernels::PairColumnSweep<V, SourceA, SourceB>::kRows;
     }
-    if constexpr (L::kQuads) {
-      k.row_dot = &kernels::QuadRowDot<V, SourceB>::run;
-      k.row_dot_bytes = &kernels::QuadRowDot<V, SourceB>::workspace_bytes;
-    }
+    k.row_dot = &kernels::RowDot<V, SourceB>::run;
+    k.row_dot_bytes = &kernels::RowDot<V, SourceB>::workspace_bytes;
   }
   if constexpr (std::is_same_v<typename V::scalar, float> && L::kDepthGroup == 2) {  // bf16 pairs
     k.pair_dot = &kernels::Dot<typename V::Out, Shape.dot_rows, Shape.dot_columns, std::uint16_t,

@@ -42,6 +42,15 @@ struct Avx2Int32 {
   static reg add(reg a, reg b) { return _mm256_add_epi32(a, b); }
   static reg mul(reg a, reg b) { return _mm256_mullo_epi32(a, b); }
   static reg fma(reg a, reg b, reg c) { return add(mul(a, b), c); }
+  // The sums of the lanes of four registers, modulo 2^32: two rounds of pairwise horizontal
+  // additions leave each 128-bit half with its part of the four sums, then the halves are added.
+  static void sum_lanes(const reg (&v)[4], std::uint32_t (&sums)[4]) {
+    const __m256i quarters =
+        _mm256_hadd_epi32(_mm256_hadd_epi32(v[0], v[1]), _mm256_hadd_epi32(v[2], v[3]));
+    _mm_storeu_si128(
+        reinterpret_cast<__m128i*>(sums),
+        _mm_add_epi32(_mm256_castsi256_si128(quarters), _mm256_extracti128_si256(quarters, 1)));
+  }
 
  private:
   static __m256i first_lanes(int n) {
@@ -67,6 +76,10 @@ struct Avx2Int16Pairs : Avx2Int32 {
     const __m256i low = _mm256_unpacklo_epi16(e, o), high = _mm256_unpackhi_epi16(e, o);
     rows[0] = _mm256_permute2x128_si256(low, high, 0x20);
     rows[1] = _mm256_permute2x128_si256(low, high, 0x31);
+  }
+  // 16 int8 from p in order, less zero, as 8 pairs: two depth steps a lane of a contiguous row.
+  static reg row_pairs(const std::int8_t* p, std::int32_t zero) {
+    return _mm256_sub_epi16(widen(p), _mm256_set1_epi16(static_cast<std::int16_t>(zero)));
   }
 
  private:

@@ -32,6 +32,11 @@ struct Avx512Int16Pairs : Avx512Int32 {
     interleave_16(e, o, rows);
   }
 
+  // 32 int8 from p in order, less zero, as 16 pairs: two depth steps a lane of a contiguous row.
+  static reg row_pairs(const std::int8_t* p, std::int32_t zero) {
+    return _mm512_sub_epi16(widen(p), _mm512_set1_epi16(static_cast<std::int16_t>(zero)));
+  }
+
  private:
   // 32 8-bit integers, sign- or zero-extended to int16.
   template <class S>

@@ -80,6 +80,16 @@ struct GenericInt16Pairs : GenericInt32 {
           static_cast<std::uint16_t>(even[i] - zero) |
           static_cast<std::uint32_t>(static_cast<std::uint16_t>(odd[i] - zero)) << 16);
   }
+  // 2 x width int8 from p in order, less zero, as pairs: two depth steps a lane of a contiguous
+  // row.
+  static reg row_pairs(const std::int8_t* p, std::int32_t zero) {
+    reg r;
+    for (int i = 0; i < width; ++i)
+      r.v[i] = static_cast<std::int32_t>(
+          static_cast<std::uint16_t>(p[2 * i] - zero) |
+          static_cast<std::uint32_t>(static_cast<std::uint16_t>(p[2 * i + 1] - zero)) << 16);
+    return r;
+  }
 
  private:
   static std::int32_t low(std::int32_t lane) { return static_cast<std::int16_t>(lane & 0xffff); }
