@@ -632,12 +632,12 @@ void run_widened(const GemmProblem<T, SourceA, SourceB>& p) {
 // contiguous rows (x W^T, W row-major as a linear layer stores it) dot products along them,
 // which the packed path would transpose first: 1 x 4096 x 4096 on 2 threads (Zen 4) ran at
 // 0.2x oneDNN so. x is widened first. Where the dot products take pairs (AVX512_BF16), x W^T
-// goes to them instead, as with a few rows of x: 1 x 4096 x 1024 on 2 threads 103-110 against
-// 119-121 GFLOP/s (1 thread 56-57 against 61), level at 1 x 4096 x 4096.
+// with x contiguous goes to them instead, as with a few rows of x: 1 x 4096 x 1024 on 2 threads
+// 103-110 against 119-121 GFLOP/s (1 thread 56-57 against 61), level at 1 x 4096 x 4096.
 void run(const GemmProblem<float, std::uint16_t, std::uint16_t>& p) {
   const Isa isa = runtime::active_isa();
   const auto pair_dot = gemm_kernels<float, std::uint16_t, std::uint16_t>(isa).kernels.pair_dot;
-  const bool gemv = p.a_rs == 1 || (p.a_cs == 1 && pair_dot == nullptr);
+  const bool gemv = p.a_rs == 1 || (p.a_cs == 1 && (pair_dot == nullptr || p.b_rs != 1));
   if (p.n == 1 && gemv && p.m > 0 && p.k > 0 && p.alpha != 0) {
     std::vector<float> x(static_cast<std::size_t>(p.k));
     for (std::int64_t q = 0; q < p.k; ++q) x[q] = kernels::widen_bf16(p.b[q * p.b_rs]);
@@ -703,7 +703,7 @@ void run(const GemmProblem<std::int32_t, std::int8_t, SourceB>& p) {
   using Problem = GemmProblem<std::int32_t, std::int8_t, SourceB>;
   const std::int64_t dot_width = loops.depth_group == 4 ? kInt8DotWidth : kInt8PairDotWidth;
   if (p.n <= dot_width && p.a_rs != 1 && p.a_cs == 1 && p.b_rs == 1 && p.m > 0 && p.n > 0 &&
-      p.k > 0 && loops.row_dot != nullptr) {
+      p.k > 0) {
     // Blocks of rows only (nr = n): a block of fewer columns would read all of A as well.
     run_in_blocks(
         p, thread_count(p.m * p.n * ceil_div(p.k, 2)), simd::kLineElements<std::int32_t>,

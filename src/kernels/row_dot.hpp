@@ -153,13 +153,15 @@ struct RowDot {
       for (; p + kElements <= k; p += kElements) step(with_sums, p, kElements);
       if (p < k) step(with_sums, p, static_cast<int>(k - p));
     };
-    if (first && zx != 0) {
-      if constexpr (kQuads) {
+    if constexpr (kQuads) {
+      if (first && zx != 0) {
         steps(std::true_type{});
         V::sum_lanes(sums, row_sums);
+      } else {
+        steps(std::false_type{});
       }
     } else {
-      steps(std::false_type{});
+      steps(std::false_type{});  // pairs: nothing to correct
     }
     RIDGE_UNROLL for (int j = 0; j < Columns; ++j) {
       reg column[kRows];
