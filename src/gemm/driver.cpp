@@ -314,6 +314,14 @@ void run_in_blocks(const Problem& p, int threads, int row_step, int nr, const Ta
   });
 }
 
+// run_in_blocks on blocks of rows only (nr = n), for the kernels that take dot products along
+// A's rows: a block of fewer columns would read all of A as well.
+template <class Problem, class TaskBytes, class Path>
+void run_in_row_blocks(const Problem& p, int threads, int row_step, const TaskBytes& task_bytes,
+                       const Path& path) {
+  run_in_blocks(p, threads, row_step, static_cast<int>(p.n), task_bytes, path);
+}
+
 // The path run() takes for a float or double product (m, n, k > 0, alpha != 0) and the options
 // it runs it with. The kernel, and on the tile loops (direct and packed paths) the depth of the
 // slices, fix how each element of C is rounded; nothing else in the route changes it. Reads A's
@@ -668,9 +676,8 @@ void run(const GemmProblem<float, std::uint16_t, std::uint16_t>& p) {
     const bool prefetch = kernels::fetches_ahead(p.m * p.k * std::int64_t{sizeof(std::uint16_t)},
                                                  kernels::CacheModel::current(),
                                                  runtime::gemm_tuning(isa).stream_prefetch);
-    // Blocks of rows only (nr = n): a block of fewer columns would read all of A as well.
-    run_in_blocks(
-        p, thread_count(p.m * p.n * p.k), vector.width, static_cast<int>(p.n),
+    run_in_row_blocks(
+        p, thread_count(p.m * p.n * p.k), vector.width,
         [&](const Problem& block) -> std::size_t {
           return runtime::pages_for<float>(
               kernels::dot_workspace_elements(p.k, block.n, vector.width));
@@ -704,10 +711,8 @@ void run(const GemmProblem<std::int32_t, std::int8_t, SourceB>& p) {
   const std::int64_t dot_width = loops.depth_group == 4 ? kInt8DotWidth : kInt8PairDotWidth;
   if (p.n <= dot_width && p.a_rs != 1 && p.a_cs == 1 && p.b_rs == 1 && p.m > 0 && p.n > 0 &&
       p.k > 0) {
-    // Blocks of rows only (nr = n): a block of fewer columns would read all of A as well.
-    run_in_blocks(
+    run_in_row_blocks(
         p, thread_count(p.m * p.n * ceil_div(p.k, 2)), simd::kLineElements<std::int32_t>,
-        static_cast<int>(p.n),
         [&](const Problem& block) -> std::size_t { return loops.row_dot_bytes(p.k, block.n); },
         [&](const Problem& block, std::byte* work) {
           loops.row_dot(block.m, block.n, block.k, block.a, block.a_rs, block.a_zero, block.b,

@@ -70,9 +70,7 @@ struct Dot {
         const reg even_b = V::load(b + p), odd_b = V::load(b + p + W);
         RIDGE_UNROLL for (int r = 0; r < Rows; ++r) {
           reg even, odd;
-          V::widen_pairs(
-              depth == kStep ? V::load_pairs(row[r] + p) : V::load_pairs_partial(row[r] + p, depth),
-              even, odd);
+          V::widen_pairs(load_row(row[r] + p, depth), even, odd);
           if (next_tile != 0) __builtin_prefetch(row[r] + next_tile + p, 0, 2);
           acc[r][0] = V::fma(odd, odd_b, V::fma(even, even_b, acc[r][0]));
         }
@@ -111,9 +109,10 @@ struct Dot {
     }
   }
 
-  // `depth` <= kStep elements of a row of A from p on, in kForm's form.
+  // `depth` <= kStep elements of a row of A from p on, in kForm's form (pairs as they lie for
+  // both forms of pairs).
   static reg load_row(const SourceA* p, int depth) {
-    if constexpr (kForm == Form::pairs) {
+    if constexpr (kForm != Form::elements) {
       return depth == kStep ? V::load_pairs(p) : V::load_pairs_partial(p, depth);
     } else {
       return depth == W ? load_stored<V>(p) : load_stored_partial<V>(p, depth);
@@ -140,9 +139,8 @@ struct Dot {
         static_assert(std::is_same_v<SourceB, std::uint16_t>, "B as bf16 pairs");
         for (std::int64_t q = 0; q < p.k; q += kStep)
           for (std::int64_t e = q; e < q + kStep; e += 2) {
-            const std::uint32_t low = e < p.k ? column[e] : 0;
-            const std::uint32_t high = e + 1 < p.k ? column[e + 1] : 0;
-            const std::uint32_t pair = low | high << 16;
+            const std::uint32_t pair =
+                Pairs::pair(e < p.k ? column[e] : 0, e + 1 < p.k ? column[e + 1] : 0);
             std::memcpy(copy + e / 2, &pair, sizeof(pair));
           }
       } else if constexpr (kForm == Form::even_odd) {

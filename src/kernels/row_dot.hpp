@@ -19,6 +19,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "kernels/pack_pairs.hpp"
 #include "kernels/pack_quads.hpp"
 #include "simd/unroll.hpp"
 
@@ -74,13 +75,9 @@ struct RowDot {
         // sum (A - za)(x - zx) = sum A x - zx sum A - za sum x + k za zx, modulo 2^32.
         fixed[j] = static_cast<std::uint32_t>(k) * za * zx - za * sum;
       } else {
-        const auto element = [&](std::int64_t p) {
-          return p < k ? static_cast<std::uint16_t>(from[p] - x_zero) : std::uint16_t{0};
-        };
+        const auto element = [&](std::int64_t p) { return p < k ? from[p] - x_zero : 0; };
         for (std::int64_t w = 0; w < stride; ++w)
-          column[w] =
-              std::bit_cast<std::int32_t>(static_cast<std::uint32_t>(element(2 * w)) |
-                                          static_cast<std::uint32_t>(element(2 * w + 1)) << 16);
+          column[w] = int16_pair(element(2 * w), element(2 * w + 1));
         fixed[j] = 0;
       }
     }

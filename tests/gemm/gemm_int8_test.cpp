@@ -123,8 +123,9 @@ void sweep_one_column(const Int8Kernels<SourceB>& kernels) {
 }
 
 // The row-dot kernel (a few rows of x W^T): rows around its steps, columns around its groups,
-// depths around its vectors (of 64 bytes on AVX-512, 16 on the portable traits), rows lda apart
-// past the depth, C's columns ldc apart past its rows.
+// depths around its steps (64 bytes on AVX-512's quads, 16 on the portable ones; 32 / 16 / 8 on
+// AVX-512's, AVX2's and the portable int16 pairs), rows lda apart past the depth, C's columns ldc
+// apart past its rows.
 template <class SourceB>
 void sweep_row_dot(const Int8Kernels<SourceB>& kernels) {
   ASSERT_NE(kernels.row_dot, nullptr);
