@@ -15,6 +15,7 @@
 #include "kernels/epilogue_kernels.hpp"
 #include "kernels/matrix_vector.hpp"
 #include "kernels/pack_bf16.hpp"
+#include "kernels/sweep_parts.hpp"
 #include "kernels/vector_kernels.hpp"
 #include "runtime/active_isa.hpp"
 #include "runtime/settings.hpp"
@@ -556,11 +557,13 @@ void run_prepacked(const GemmProblem<T>& p, const PrepackedA& a) {
   q.a_cs = loops.mr;
   const int threads = thread_count(p.m * p.n * p.k);
   if (route.path == Path::matrix_vector && p.n == 1) {
-    // A b, which the unpacked call sweeps down A's columns (A's rows are contiguous).
+    // A b, which the unpacked call sweeps down A's columns (A's rows are contiguous), its depth
+    // in the sweep's parts.
+    const int parts = kernels::sweep_depth_parts(p.m, p.k);
     run_in_blocks(
         q, threads, loops.mr, 1, [](const GemmProblem<T>&) -> std::size_t { return 0; },
         [&](const GemmProblem<T>& block, std::byte*) {
-          loops.prepacked_column(block);
+          loops.prepacked_column(block, parts);
           apply_epilogue(block, isa);
         });
     return;
@@ -778,10 +781,11 @@ void run_prepacked_narrow(const GemmProblem<T, SourceA, SourceB>& p, const Prepa
   const int threads = thread_count(p.m * p.n * steps);
   if constexpr (std::is_same_v<T, float>) {
     if (p.n == 1 && a.rs == 1) {
+      const int parts = kernels::sweep_depth_parts(p.m, p.k);
       run_in_blocks(
           q, threads, loops.mr, 1, [](const Prepacked&) -> std::size_t { return 0; },
           [&](const Prepacked& block, std::byte*) {
-            loops.prepacked_column(block);
+            loops.prepacked_column(block, parts);
             apply_epilogue(block, isa);
           });
       return;

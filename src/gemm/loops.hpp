@@ -27,6 +27,7 @@
 #include "kernels/pack_quads.hpp"
 #include "kernels/pair_column_sweep.hpp"
 #include "kernels/row_dot.hpp"
+#include "kernels/sweep_parts.hpp"
 #include "kernels/tile_shapes.hpp"
 
 namespace ridge::gemm_detail {
@@ -629,8 +630,9 @@ struct Loops {
   }
 
   // One column of C from A's panels as prepacked() reads them: C = alpha A b + beta C, each
-  // element one FMA chain down the whole depth in order, as GEMV's column sweep computes the
-  // unpacked call (kernels/column_sweep.hpp, to the bit), kPanels panels at a time so that
+  // element one FMA chain down each part of the depth in order and the parts' chains added in
+  // order, as GEMV's column sweep computes the unpacked call (kernels/column_sweep.hpp, to the
+  // bit; `parts` = sweep_depth_parts of the whole product), kPanels panels at a time so that
   // kPanels x MV chains are in flight, each panel one contiguous stream. bf16: b widened as the
   // sweep widens x, and on pairs each slot's two depths in turn (a pair's VDPBF16PS would round
   // once for both, the sweep does after each).
@@ -644,36 +646,48 @@ struct Loops {
     }
   }
   template <int Panels>
-  static void panel_column(const PrepackedProblem& p, std::int64_t i0) {
+  static void panel_column(const PrepackedProblem& p, int parts, std::int64_t i0) {
     using reg = typename F::reg;
     constexpr int W = V::width;
-    reg acc[Panels][MV];
+    reg sum[Panels][MV];  // the parts' chains added so far
     RIDGE_UNROLL for (int g = 0; g < Panels; ++g) {
-      RIDGE_UNROLL for (int i = 0; i < MV; ++i) acc[g][i] = F::zero();
+      RIDGE_UNROLL for (int i = 0; i < MV; ++i) sum[g][i] = F::zero();
     }
     const T* a = p.a + i0 * p.a_rs;
     const std::int64_t panel_stride = MR * p.a_rs;
-    if constexpr (kDepthGroup == 1) {
-      for (std::int64_t q = 0; q < p.k; ++q) {
-        const reg x = broadcast_b(p.b + q * p.b_rs);
-        RIDGE_UNROLL for (int g = 0; g < Panels; ++g) {
-          RIDGE_UNROLL for (int i = 0; i < MV; ++i) acc[g][i] =
-              F::fma(F::load(a + g * panel_stride + q * MR + i * W), x, acc[g][i]);
-        }
+    for (int part = 0; part < parts; ++part) {
+      const std::int64_t k0 = kernels::sweep_part_begin(p.k, parts, part);
+      const std::int64_t k1 = kernels::sweep_part_begin(p.k, parts, part + 1);
+      reg acc[Panels][MV];
+      RIDGE_UNROLL for (int g = 0; g < Panels; ++g) {
+        RIDGE_UNROLL for (int i = 0; i < MV; ++i) acc[g][i] = F::zero();
       }
-    } else {
-      for (std::int64_t s = 0; 2 * s < p.k; ++s) {
-        const bool odd = 2 * s + 1 < p.k;
-        const reg x_even = broadcast_b(p.b + 2 * s * p.b_rs);
-        const reg x_odd = odd ? broadcast_b(p.b + (2 * s + 1) * p.b_rs) : F::zero();
-        RIDGE_UNROLL for (int g = 0; g < Panels; ++g) {
-          RIDGE_UNROLL for (int i = 0; i < MV; ++i) {
-            reg even, odd_values;
-            V::widen_pairs(V::load(a + g * panel_stride + s * MR + i * W), even, odd_values);
-            acc[g][i] = F::fma(even, x_even, acc[g][i]);
-            if (odd) acc[g][i] = F::fma(odd_values, x_odd, acc[g][i]);
+      if constexpr (kDepthGroup == 1) {
+        for (std::int64_t q = k0; q < k1; ++q) {
+          const reg x = broadcast_b(p.b + q * p.b_rs);
+          RIDGE_UNROLL for (int g = 0; g < Panels; ++g) {
+            RIDGE_UNROLL for (int i = 0; i < MV; ++i) acc[g][i] =
+                F::fma(F::load(a + g * panel_stride + q * MR + i * W), x, acc[g][i]);
           }
         }
+      } else {  // parts begin at even depths (whole column groups)
+        for (std::int64_t s = k0 / 2; 2 * s < k1; ++s) {
+          const bool odd = 2 * s + 1 < k1;
+          const reg x_even = broadcast_b(p.b + 2 * s * p.b_rs);
+          const reg x_odd = odd ? broadcast_b(p.b + (2 * s + 1) * p.b_rs) : F::zero();
+          RIDGE_UNROLL for (int g = 0; g < Panels; ++g) {
+            RIDGE_UNROLL for (int i = 0; i < MV; ++i) {
+              reg even, odd_values;
+              V::widen_pairs(V::load(a + g * panel_stride + s * MR + i * W), even, odd_values);
+              acc[g][i] = F::fma(even, x_even, acc[g][i]);
+              if (odd) acc[g][i] = F::fma(odd_values, x_odd, acc[g][i]);
+            }
+          }
+        }
+      }
+      RIDGE_UNROLL for (int g = 0; g < Panels; ++g) {
+        RIDGE_UNROLL for (int i = 0; i < MV; ++i) sum[g][i] =
+            part == 0 ? acc[g][i] : F::add(sum[g][i], acc[g][i]);
       }
     }
     const reg alpha = F::set1(p.alpha), beta = F::set1(p.beta);
@@ -684,14 +698,14 @@ struct Loops {
         const int lanes = static_cast<int>(std::min<std::int64_t>(W, p.m - row));
         T* c = p.c + row;
         const reg old = p.beta != T(0) ? F::mul(beta, F::load_partial(c, lanes)) : F::zero();
-        F::store_partial(c, F::fma(alpha, acc[g][i], old), lanes);
+        F::store_partial(c, F::fma(alpha, sum[g][i], old), lanes);
       }
     }
   }
-  static void prepacked_column(const PrepackedProblem& p) {
+  static void prepacked_column(const PrepackedProblem& p, int parts) {
     std::int64_t i0 = 0;
-    for (; i0 + kPanels * MR <= p.m; i0 += kPanels * MR) panel_column<kPanels>(p, i0);
-    for (; i0 < p.m; i0 += MR) panel_column<1>(p, i0);
+    for (; i0 + kPanels * MR <= p.m; i0 += kPanels * MR) panel_column<kPanels>(p, parts, i0);
+    for (; i0 < p.m; i0 += MR) panel_column<1>(p, parts, i0);
   }
 
   // A's rows [0, m) over depths [0, k) as prepacked() reads them (pack_panels).

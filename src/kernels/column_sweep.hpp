@@ -8,9 +8,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/pack_bf16.hpp"
 #include "kernels/problem.hpp"
+#include "kernels/sweep_parts.hpp"
 #include "simd/unroll.hpp"
 
 namespace ridge::kernels {
@@ -22,14 +24,13 @@ struct ColumnSweep {
   using reg = typename V::reg;
   static constexpr int W = V::width;
 
-
   // y = alpha * A x + beta * y, A column-major: y is a sum of A's columns. Rows go in blocks
   // whose partial sums t stay in cache (sweep_rows in kernels/matrix_vector.cpp); across a
   // block, kColumns columns at a time stream in (each a contiguous run of the block's rows) and
   // are added to t in column order, so every y element sees the same operations whatever the
-  // grouping and the split between threads. While a group streams in, each load may also ask
-  // L2 for the same rows of the next group's columns, so more lines are in flight than the
-  // hardware prefetchers keep on their own (as the dot kernel does with its next tile,
+  // grouping and the split of the rows between threads. While a group streams in, each load may
+  // also ask L2 for the same rows of the next group's columns, so more lines are in flight than
+  // the hardware prefetchers keep on their own (as the dot kernel does with its next tile,
   // kernels/dot.hpp), on cores where that pays (fetches_ahead, kernels/cache_model.hpp).
   // Measured, sgemv row-major A^T x at 4096 x 4096 and 16384 x 4096 (4096-row columns), 1 and 2
   // threads, against OpenBLAS in the same runs (Zen 4, 32 KiB L1): an 8 KiB block (each column
@@ -37,7 +38,66 @@ struct ColumnSweep {
   // a pass 0.87-0.95x, 8 columns 0.97-1.04x, 16 columns 0.75-0.91x; with the next group
   // prefetched 1.03-1.20x (28-29 GB/s from DRAM on 1 thread, above the probe's plain read loop),
   // while prefetching 512 or 2048 bytes ahead within each column lost 3-34%.
-  static constexpr int kColumns = 8;
+  static constexpr int kColumns = static_cast<int>(kSweepColumns);
+
+  // y = alpha * A x + beta * y, rows in blocks of row_block, whose sums `t` (row_block elements)
+  // stay in cache; prefetch: fetch the next group's columns ahead.
+  static void run(const GemvProblem<T, SourceA>& p, std::int64_t row_block, bool prefetch, T* t) {
+    for (std::int64_t i0 = 0; i0 < p.m; i0 += row_block) {
+      const std::int64_t rows = std::min(row_block, p.m - i0);
+      sum_rows(p, i0, rows, prefetch, t);
+      finish(rows, 1, t, 0, p.alpha, p.beta, p.y + i0);
+    }
+  }
+
+  // sums[0, m) = A x alone, rows in blocks as run's: one part of the depth (sweep_depth_parts;
+  // p's alpha, beta and y unused).
+  static void sum(const GemvProblem<T, SourceA>& p, std::int64_t row_block, bool prefetch,
+                  T* sums) {
+    for (std::int64_t i0 = 0; i0 < p.m; i0 += row_block)
+      sum_rows(p, i0, std::min(row_block, p.m - i0), prefetch, sums + i0);
+  }
+
+  // y = fma(alpha, s, beta * y) over `rows` elements, the formula of the GEMM tiles, s the sum of
+  // `parts` partial sums in order, ((sums_0 + sums_1) + sums_2) ..., sums_q at sums + q * stride;
+  // beta = 0 does not read y (NaN already in y does not propagate).
+  static void finish(std::int64_t rows, int parts, const T* sums, std::int64_t stride, T alpha,
+                     T beta, T* y) {
+    const reg alpha_v = V::set1(alpha), beta_v = V::set1(beta);
+    for (std::int64_t i = 0; i < rows; i += W) {
+      const int lanes = static_cast<int>(std::min<std::int64_t>(W, rows - i));
+      reg s = V::load_partial(sums + i, lanes);
+      for (int q = 1; q < parts; ++q) s = V::add(s, V::load_partial(sums + q * stride + i, lanes));
+      const reg old = beta != 0 ? V::mul(beta_v, V::load_partial(y + i, lanes)) : V::zero();
+      V::store_partial(y + i, V::fma(alpha_v, s, old), lanes);
+    }
+  }
+
+ private:
+  // bf16 A is read a pair of rows to a lane as it lies (V::load_pairs) and widened into the
+  // floats of its even and of its odd rows by a shift and a mask (V::widen_pairs), where
+  // load_bf16's widening is a shuffle, which Zen 4 runs at one 512-bit register every 2 cycles:
+  // with A in L3 the sweep ran near that rate. The partial sums t then hold, per step of 2 W
+  // rows, the even rows' and then the odd rows' (in_row_order puts them back); each sum still
+  // sees the same FMAs in the same order. Each load also asks for its column's next line:
+  // measured (Zen 4, 2 threads, alternated), bf16 one row of x times W, GFLOP/s without / with:
+  // 1 x 1024 x 4096 98-104 / 119-124, 1 x 4096 x 4096 75-79 / 92-98 (0.81-0.83 / 0.98-1.04x
+  // oneDNN); asking 128 or 256 bytes ahead gained nothing, and f32 columns gained nothing.
+  static constexpr bool kPairs = std::is_same_v<SourceA, std::uint16_t>;
+  static constexpr int kStep = kPairs ? 2 * W : W;
+
+  // t[0, rows) = rows [i0, i0 + rows) of A x, in row order.
+  static void sum_rows(const GemvProblem<T, SourceA>& p, std::int64_t i0, std::int64_t rows,
+                       bool prefetch, T* t) {
+    std::fill_n(t, rows, T(0));
+    const SourceA* a = p.a + i0;
+    std::int64_t j = 0;
+    for (; j + kColumns <= p.n; j += kColumns)
+      add_columns<kColumns>(rows, a + j * p.lda, p.lda, p.x + j, t,
+                            prefetch && j + 2 * kColumns <= p.n);
+    for (; j < p.n; ++j) add_columns<1>(rows, a + j * p.lda, p.lda, p.x + j, t, false);
+    if constexpr (kPairs) in_row_order(rows, t);
+  }
 
   template <int Columns>
   static void add_columns(std::int64_t rows, const SourceA* a, std::int64_t lda, const T* x, T* t,
@@ -45,50 +105,66 @@ struct ColumnSweep {
     reg xj[Columns];
     RIDGE_UNROLL for (int j = 0; j < Columns; ++j) xj[j] = V::broadcast(x + j);
     std::int64_t i = 0;
-    for (; i + W <= rows; i += W) {
-      reg acc = V::load(t + i);
-      RIDGE_UNROLL for (int j = 0; j < Columns; ++j) {
-        if (prefetch_next) __builtin_prefetch(a + (Columns + j) * lda + i, 0, 2);
-        acc = V::fma(load_stored<V>(a + j * lda + i), xj[j], acc);
+    for (; i + kStep <= rows; i += kStep) {
+      if constexpr (kPairs) {
+        reg even = V::load(t + i), odd = V::load(t + i + W);
+        RIDGE_UNROLL for (int j = 0; j < Columns; ++j) {
+          if (prefetch_next) __builtin_prefetch(a + (Columns + j) * lda + i, 0, 2);
+          __builtin_prefetch(a + j * lda + i + kStep, 0, 3);  // the column's next line
+          reg even_rows, odd_rows;
+          V::widen_pairs(V::load_pairs(a + j * lda + i), even_rows, odd_rows);
+          even = V::fma(even_rows, xj[j], even);
+          odd = V::fma(odd_rows, xj[j], odd);
+        }
+        V::store(t + i, even);
+        V::store(t + i + W, odd);
+      } else {
+        reg acc = V::load(t + i);
+        RIDGE_UNROLL for (int j = 0; j < Columns; ++j) {
+          if (prefetch_next) __builtin_prefetch(a + (Columns + j) * lda + i, 0, 2);
+          acc = V::fma(load_stored<V>(a + j * lda + i), xj[j], acc);
+        }
+        V::store(t + i, acc);
       }
-      V::store(t + i, acc);
     }
     if (i < rows) {
       const int lanes = static_cast<int>(rows - i);
-      reg acc = V::load_partial(t + i, lanes);
-      RIDGE_UNROLL for (int j = 0; j < Columns; ++j) {
-        acc = V::fma(load_stored_partial<V>(a + j * lda + i, lanes), xj[j], acc);
+      if constexpr (kPairs) {
+        const int evens = (lanes + 1) / 2, odds = lanes / 2;
+        reg even = V::load_partial(t + i, evens), odd = V::load_partial(t + i + evens, odds);
+        RIDGE_UNROLL for (int j = 0; j < Columns; ++j) {
+          reg even_rows, odd_rows;
+          V::widen_pairs(V::load_pairs_partial(a + j * lda + i, lanes), even_rows, odd_rows);
+          even = V::fma(even_rows, xj[j], even);
+          odd = V::fma(odd_rows, xj[j], odd);
+        }
+        V::store_partial(t + i, even, evens);
+        V::store_partial(t + i + evens, odd, odds);
+      } else {
+        reg acc = V::load_partial(t + i, lanes);
+        RIDGE_UNROLL for (int j = 0; j < Columns; ++j) {
+          acc = V::fma(load_stored_partial<V>(a + j * lda + i, lanes), xj[j], acc);
+        }
+        V::store_partial(t + i, acc, lanes);
       }
-      V::store_partial(t + i, acc, lanes);
     }
   }
 
-  // y = fma(alpha, t, beta * y) over `rows` elements, the formula of the GEMM tiles; beta = 0
-  // does not read y (NaN already in y does not propagate).
-  static void finish(std::int64_t rows, const T* t, T alpha, T beta, T* y) {
-    const reg alpha_v = V::set1(alpha), beta_v = V::set1(beta);
+  // t's sums of even and odd rows (kPairs) back in row order, a step at a time (a last, shorter
+  // step of b rows holds its ceil(b / 2) even rows first).
+  static void in_row_order(std::int64_t rows, T* t) {
     std::int64_t i = 0;
-    for (; i < rows; i += W) {
-      const int lanes = static_cast<int>(std::min<std::int64_t>(W, rows - i));
-      const reg old = beta != 0 ? V::mul(beta_v, V::load_partial(y + i, lanes)) : V::zero();
-      V::store_partial(y + i, V::fma(alpha_v, V::load_partial(t + i, lanes), old), lanes);
+    for (; i + kStep <= rows; i += kStep) {
+      reg step[2];
+      V::interleave(V::load(t + i), V::load(t + i + W), step);
+      V::store(t + i, step[0]);
+      V::store(t + i + W, step[1]);
     }
-  }
-
-  // row_block: rows per block, whose sums `t` (row_block elements) stay in cache (sweep_rows in
-  // kernels/matrix_vector.cpp); prefetch: fetch the next group's columns ahead (fetches_ahead
-  // in kernels/cache_model.hpp).
-  static void run(const GemvProblem<T, SourceA>& p, std::int64_t row_block, bool prefetch, T* t) {
-    for (std::int64_t i0 = 0; i0 < p.m; i0 += row_block) {
-      const std::int64_t rows = std::min(row_block, p.m - i0);
-      std::fill_n(t, rows, T(0));
-      const SourceA* a = p.a + i0;
-      std::int64_t j = 0;
-      for (; j + kColumns <= p.n; j += kColumns)
-        add_columns<kColumns>(rows, a + j * p.lda, p.lda, p.x + j, t,
-                              prefetch && j + 2 * kColumns <= p.n);
-      for (; j < p.n; ++j) add_columns<1>(rows, a + j * p.lda, p.lda, p.x + j, t, false);
-      finish(rows, t, p.alpha, p.beta, p.y + i0);
+    if (i < rows) {
+      T step[kStep];
+      const int lanes = static_cast<int>(rows - i), evens = (lanes + 1) / 2;
+      std::copy_n(t + i, lanes, step);
+      for (int r = 0; r < lanes; ++r) t[i + r] = step[r % 2 == 0 ? r / 2 : evens + r / 2];
     }
   }
 };

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "kernels/cache_model.hpp"
+#include "kernels/sweep_parts.hpp"
 #include "kernels/vector_kernels.hpp"
 #include "runtime/active_isa.hpp"
 #include "runtime/settings.hpp"
@@ -107,6 +108,25 @@ void run_part(const GemvProblem<T, SourceA>& p, const VectorKernels<T>& kernels,
   }
 }
 
+// Rows [r0, r1) of A x over part q of the depth's `parts` into that part's sums (`sums`, m
+// elements).
+template <class T, class SourceA>
+void sum_part(const GemvProblem<T, SourceA>& p, int parts, int q, std::int64_t r0, std::int64_t r1,
+              const VectorKernels<T>& kernels, const CacheModel& caches, bool prefetch, T* sums) {
+  const std::int64_t c0 = sweep_part_begin(p.n, parts, q);
+  GemvProblem<T, SourceA> piece = p;
+  piece.m = r1 - r0;
+  piece.n = sweep_part_begin(p.n, parts, q + 1) - c0;
+  piece.a = p.a + c0 * p.lda + r0;
+  piece.x = p.x + c0;
+  const std::int64_t rows = balanced_sweep_rows<T>(piece.m, caches);
+  if constexpr (std::is_same_v<SourceA, T>) {
+    kernels.column_sums(piece, rows, prefetch, sums + r0);
+  } else {
+    kernels.column_sums_bf16(piece, rows, prefetch, sums + r0);
+  }
+}
+
 }  // namespace
 
 template <class T, class SourceA>
@@ -124,13 +144,18 @@ void matrix_vector(const GemvProblem<T, SourceA>& p, std::int64_t incx, std::int
   const bool prefetch =
       fetches_ahead(a_bytes, caches, runtime::gemm_tuning(isa).stream_prefetch);
   const int threads = thread_count(a_bytes);
+  const int parts = p.transposed ? 1 : sweep_depth_parts(p.m, p.n);
+  constexpr std::int64_t line = simd::kLineElements<T>;
+  const std::int64_t parts_stride = (y_size + line - 1) / line * line;
 
   // The workspace, before anything is written: strided x and y staged at unit stride (O(m + n)
-  // against the O(m n) of reading A), then each thread's part.
+  // against the O(m n) of reading A), then each thread's part, or the sums of the depth's parts.
   const std::size_t x_bytes = incx != 1 ? runtime::pages_for<T>(x_size) : 0;
   const std::size_t y_bytes = incy != 1 ? runtime::pages_for<T>(y_size) : 0;
   const std::size_t task_bytes = runtime::pages_for<T>(task_elements(p, kernels, caches));
-  std::byte* work = runtime::workspace(x_bytes + y_bytes + threads * task_bytes);
+  std::byte* work = runtime::workspace(
+      x_bytes + y_bytes +
+      (parts > 1 ? runtime::pages_for<T>(parts * parts_stride) : threads * task_bytes));
   const auto task_work = [&](int task) {
     return reinterpret_cast<T*>(work + x_bytes + y_bytes + task * task_bytes);
   };
@@ -147,12 +172,33 @@ void matrix_vector(const GemvProblem<T, SourceA>& p, std::int64_t incx, std::int
       for (std::int64_t i = 0; i < y_size; ++i) y[i] = p.y[i * incy];
     unit.y = y;
   }
-  if (threads == 1) {
+  if (parts > 1) {
+    // Each thread takes its share of the parts' rows, in part order and whole lines: whole
+    // columns of one part where there are as many parts as threads. The sums of part q lie at
+    // q * parts_stride.
+    T* sums = task_work(0);
+    const std::int64_t lines = parts_stride / line, units = parts * lines;
+    const auto share = [&](int task) {
+      const std::int64_t u1 = units * (task + 1) / threads;
+      for (std::int64_t u = units * task / threads; u < u1;) {
+        const int q = static_cast<int>(u / lines);
+        const std::int64_t end = std::min(u1, (q + 1) * lines);
+        sum_part(unit, parts, q, (u - q * lines) * line, std::min(y_size, (end - q * lines) * line),
+                 kernels, caches, prefetch, sums + q * parts_stride);
+        u = end;
+      }
+    };
+    if (threads == 1) {
+      share(0);
+    } else {
+      runtime::parallel_run(threads, share);
+    }
+    kernels.column_finish(y_size, parts, sums, parts_stride, unit.alpha, unit.beta, unit.y);
+  } else if (threads == 1) {
     run_part(unit, kernels, caches, prefetch, task_work(0));
   } else {
     // Thread parts of y are whole cache lines long, so two threads share at most the line where
     // their parts meet.
-    constexpr std::int64_t line = simd::kLineElements<T>;
     const std::int64_t part = (y_size + threads * line - 1) / (threads * line) * line;
     runtime::parallel_run(threads, [&](int task) {
       const std::int64_t y0 = task * part;

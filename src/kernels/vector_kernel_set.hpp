@@ -25,8 +25,11 @@ template <class V, TileShape Shape>
 VectorKernels<typename V::scalar> make_vector_kernels() {
   VectorKernels<typename V::scalar> k{V::width, &Dot<V, Shape.dot_rows, Shape.dot_columns>::run,
                                       &Dot<V, kVectorDotRows, 1>::run, &ColumnSweep<V>::run};
+  k.column_sums = &ColumnSweep<V>::sum;
+  k.column_finish = &ColumnSweep<V>::finish;
   if constexpr (std::is_same_v<typename V::scalar, float>) {
     k.column_sweep_bf16 = &ColumnSweep<V, std::uint16_t>::run;
+    k.column_sums_bf16 = &ColumnSweep<V, std::uint16_t>::sum;
     k.dot_bf16 = &Dot<V, Shape.dot_rows, Shape.dot_columns, std::uint16_t>::run;
     k.vector_dot_bf16 = &Dot<V, kVectorDotRows, 1, std::uint16_t>::run;
   }

@@ -38,6 +38,15 @@ struct VectorKernels {
   // The same for A stored as bf16 bit patterns (float only; null for double).
   void (*column_sweep_bf16)(const GemvProblem<T, std::uint16_t>&, std::int64_t row_block,
                             bool prefetch, T* sums) = nullptr;
+  // A part of the depth of such a sweep (sweep_depth_parts in kernels/column_sweep.hpp): sums[0,
+  // m) = A x alone (alpha, beta and y unused); then y = alpha * (the parts' sums added in order) +
+  // beta * y over `rows` elements, part q's sums at sums + q * stride.
+  void (*column_sums)(const GemvProblem<T>&, std::int64_t row_block, bool prefetch,
+                      T* sums) = nullptr;
+  void (*column_sums_bf16)(const GemvProblem<T, std::uint16_t>&, std::int64_t row_block,
+                           bool prefetch, T* sums) = nullptr;
+  void (*column_finish)(std::int64_t rows, int parts, const T* sums, std::int64_t stride, T alpha,
+                        T beta, T* y) = nullptr;
   // dot and vector_dot for A and B stored as bf16 bit patterns (float only; null for double):
   // x W^T with a few rows of x, W row-major bf16 (a linear layer's weights); vector_dot_bf16's
   // x already widened (GEMV's A^T x).

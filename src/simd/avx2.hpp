@@ -93,6 +93,13 @@ struct Avx2<float> {
     odd = _mm256_castsi256_ps(
         _mm256_and_si256(bits, _mm256_set1_epi32(static_cast<int>(0xFFFF0000u))));
   }
+  // The lanes of even and odd interleaved: rows[0] = even[0], odd[0], even[1], odd[1], ...,
+  // rows[1] the same from lane 4 on (the inverse of widen_pairs' split).
+  static void interleave(reg even, reg odd, reg (&rows)[2]) {
+    const reg low = _mm256_unpacklo_ps(even, odd), high = _mm256_unpackhi_ps(even, odd);
+    rows[0] = _mm256_permute2f128_ps(low, high, 0x20);
+    rows[1] = _mm256_permute2f128_ps(low, high, 0x31);
+  }
   // Each lane rounded to bf16 (nearest, ties to even; a NaN stays a NaN, made quiet), the first
   // n stored.
   static void store_bf16_partial(std::uint16_t* p, reg a, int n) {

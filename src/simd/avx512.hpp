@@ -135,6 +135,15 @@ struct Avx512<float> {
     odd = _mm512_castsi512_ps(
         _mm512_and_si512(bits, _mm512_set1_epi32(static_cast<int>(0xFFFF0000u))));
   }
+  // The lanes of even and odd interleaved: rows[0] = even[0], odd[0], even[1], odd[1], ...,
+  // rows[1] the same from lane 8 on (the inverse of widen_pairs' split; VPERMT2PS).
+  static void interleave(reg even, reg odd, reg (&rows)[2]) {
+    // Lane x of the result is lane low[x] of (even, odd), whose lanes count even's 0-15 and
+    // odd's 16-31.
+    const __m512i low = _mm512_set_epi32(23, 7, 22, 6, 21, 5, 20, 4, 19, 3, 18, 2, 17, 1, 16, 0);
+    rows[0] = _mm512_permutex2var_ps(even, low, odd);
+    rows[1] = _mm512_permutex2var_ps(even, _mm512_add_epi32(low, _mm512_set1_epi32(8)), odd);
+  }
   // a * 2^n for any integral n, rounded once (VSCALEFPS: one instruction).
   static constexpr bool scales_by_any_power = true;
   static reg scale_by_pow2(reg a, reg n) { return _mm512_maskz_scalef_ps(all_lanes, a, n); }

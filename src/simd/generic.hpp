@@ -136,6 +136,14 @@ struct Generic {
       odd.v[i] = std::bit_cast<float>(bits & 0xFFFF0000u);
     }
   }
+  // The lanes of even and odd interleaved: rows[0] = even[0], odd[0], even[1], odd[1], ...,
+  // rows[1] the same from lane width / 2 on (the inverse of widen_pairs' split).
+  static void interleave(reg even, reg odd, reg (&rows)[2]) {
+    for (int i = 0; i < width; ++i) {
+      rows[i / (width / 2)].v[2 * i % width] = even.v[i];
+      rows[i / (width / 2)].v[2 * i % width + 1] = odd.v[i];
+    }
+  }
   // Each lane rounded to bf16 (nearest, ties to even; a NaN stays a NaN, made quiet), the first
   // n stored.
   static void store_bf16_partial(std::uint16_t* p, reg a, int n) {

@@ -1,13 +1,17 @@
 // The matrix-vector kernels of every ISA path, called directly: the dot kernel over every column
 // group and row tile (a last tile of fewer rows, depths that end mid-vector), the column sweep
-// over row blocks of any size and column groups with remainders, each with and without fetching
-// ahead; independent of this host's caches.
+// (f32, f64, bf16) over row blocks of any size and column groups with remainders, whole or in
+// parts of the depth, each with and without fetching ahead; independent of this host's caches.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cstddef>
+#include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "gemv/reference.hpp"
+#include "kernels/sweep_parts.hpp"
 #include "kernels/vector_kernels.hpp"
 #include "support/alpha_beta.hpp"
 #include "support/isa_paths.hpp"
@@ -47,7 +51,9 @@ void sweep_dot(Isa isa) {
           }
 }
 
-// y = alpha * A x + beta * y, A column-major m x n, in row blocks of row_block rows.
+// y = alpha * A x + beta * y, A column-major m x n, in row blocks of row_block rows: in one
+// sweep, or as `parts` parts of the depth (column_sums, then column_finish; a part may be empty);
+// float also with A stored as bf16 (its values A's, cut to bf16).
 template <class T>
 void sweep_column_sweep(Isa isa) {
   const kernels::VectorKernels<T>& kernels = kernels::vector_kernels<T>(isa);
@@ -55,32 +61,68 @@ void sweep_column_sweep(Isa isa) {
   int index = 0;
   for (std::int64_t row_block : {std::int64_t{w}, std::int64_t{3 * w + 1}, std::int64_t{1000}})
     for (std::int64_t m : {std::int64_t{1}, std::int64_t{w - 1}, std::int64_t{w + 1},
-                           2 * row_block + 3})
+                           std::int64_t{2 * w + 1}, 2 * row_block + 3})
       for (std::int64_t n = 1; n <= 17; ++n)
-        for (bool prefetch : {false, true}) {
-          if (m < 1) continue;
-          const auto [alpha, beta] = alpha_beta<T>(index++);
-          std::mt19937 rng(static_cast<unsigned>(index));
-          Matrix<T> a(m, n, Layout::col_major, 2);
-          StridedVector<T> x(n, 1), y(m, 1);
-          a.fill_random(rng);
-          x.fill_random(rng);
-          y.fill_random(rng);
-          const GemvReference<T> want = reference_gemv(alpha, a, Transpose::none, x, beta, y);
-          kernels::GemvProblem<T> p;
-          p.m = m;
-          p.n = n;
-          p.a = a.data();
-          p.lda = a.ld;
-          p.alpha = alpha;
-          p.x = x.blas_pointer();
-          p.beta = beta;
-          p.y = y.blas_pointer();
-          std::vector<T> sums(static_cast<std::size_t>(row_block));
-          kernels.column_sweep(p, row_block, prefetch, sums.data());
-          ASSERT_EQ(compare(y, want), "")
-              << m << "x" << n << " in blocks of " << row_block << " prefetch " << prefetch;
-        }
+        for (bool prefetch : {false, true})
+          for (int parts : {1, 2, 3})
+            for (bool bf16 : {false, true}) {
+              if (m < 1 || (bf16 && !std::is_same_v<T, float>)) continue;
+              const auto [alpha, beta] = alpha_beta<T>(index++);
+              std::mt19937 rng(static_cast<unsigned>(index));
+              Matrix<T> a(m, n, Layout::col_major, 2);
+              StridedVector<T> x(n, 1), y(m, 1);
+              a.fill_random(rng);
+              x.fill_random(rng);
+              y.fill_random(rng);
+              std::vector<std::uint16_t> a_bf16(a.storage.size());
+              if constexpr (std::is_same_v<T, float>) {
+                for (std::size_t e = 0; e < a.storage.size(); ++e) {
+                  a_bf16[e] =
+                      static_cast<std::uint16_t>(std::bit_cast<std::uint32_t>(a.storage[e]) >> 16);
+                  if (bf16) a.storage[e] = std::bit_cast<float>(std::uint32_t{a_bf16[e]} << 16);
+                }
+              }
+              const GemvReference<T> want = reference_gemv(alpha, a, Transpose::none, x, beta, y);
+              const auto problem = [&](auto* stored) {
+                kernels::GemvProblem<T,
+                                     std::remove_const_t<std::remove_pointer_t<decltype(stored)>>>
+                    p;
+                p.m = m;
+                p.n = n;
+                p.a = stored;
+                p.lda = a.ld;
+                p.alpha = alpha;
+                p.x = x.blas_pointer();
+                p.beta = beta;
+                p.y = y.blas_pointer();
+                return p;
+              };
+              const auto run = [&](const auto& p, auto sweep, auto sums_of) {
+                if (parts == 1) {
+                  std::vector<T> t(static_cast<std::size_t>(row_block));
+                  sweep(p, row_block, prefetch, t.data());
+                  return;
+                }
+                std::vector<T> sums(static_cast<std::size_t>(parts * m));
+                for (int q = 0; q < parts; ++q) {
+                  auto part = p;
+                  const std::int64_t c0 = kernels::sweep_part_begin(n, parts, q);
+                  part.n = kernels::sweep_part_begin(n, parts, q + 1) - c0;
+                  part.a = p.a + c0 * p.lda;
+                  part.x = p.x + c0;
+                  sums_of(part, row_block, prefetch, sums.data() + q * m);
+                }
+                kernels.column_finish(m, parts, sums.data(), m, alpha, beta, p.y);
+              };
+              if (bf16) {
+                run(problem(a_bf16.data()), kernels.column_sweep_bf16, kernels.column_sums_bf16);
+              } else {
+                run(problem(a.data()), kernels.column_sweep, kernels.column_sums);
+              }
+              ASSERT_EQ(compare(y, want), "")
+                  << m << "x" << n << " in blocks of " << row_block << " prefetch " << prefetch
+                  << " parts " << parts << " bf16 " << bf16;
+            }
 }
 
 class VectorKernels : public ::testing::TestWithParam<Isa> {};
