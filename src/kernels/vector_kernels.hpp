@@ -38,7 +38,7 @@ struct VectorKernels {
   // The same for A stored as bf16 bit patterns (float only; null for double).
   void (*column_sweep_bf16)(const GemvProblem<T, std::uint16_t>&, std::int64_t row_block,
                             bool prefetch, T* sums) = nullptr;
-  // A part of the depth of such a sweep (sweep_depth_parts in kernels/column_sweep.hpp): sums[0,
+  // A part of the depth of such a sweep (sweep_depth_parts in kernels/sweep_parts.hpp): sums[0,
   // m) = A x alone (alpha, beta and y unused); then y = alpha * (the parts' sums added in order) +
   // beta * y over `rows` elements, part q's sums at sums + q * stride.
   void (*column_sums)(const GemvProblem<T>&, std::int64_t row_block, bool prefetch,
