@@ -395,6 +395,28 @@ TEST(GemmInt8, ExtremeOperandsStayExact) {
   }
 }
 
+// One row of x against a wide W (x W, W row-major): the one-column sweep, whose threads each sum
+// a part of the depth, added after. Exact on every thread count, at odd depths, on random
+// operands and with every product at its extreme.
+TEST(GemmInt8, OneRowSplitsItsDepthExactly) {
+  std::mt19937 rng(6);
+  const int threads = ridge_get_num_threads();
+  for (int t : {1, 2, 3})
+    for (std::int64_t k : {257, 1001}) {
+      ridge_set_num_threads(t);
+      Case<std::uint8_t> x;
+      x.n = 4099, x.k = k, x.pad = 3, x.ao = 7, x.bo = -5;
+      const std::int64_t b_size = k * (x.n + x.pad);
+      check(x, random_bytes<std::uint8_t>(k, rng), random_bytes<std::int8_t>(b_size, rng), rng);
+      x.ao = 255, x.bo = 127;  // each product (0 - 255) x (-128 - 127)
+      check(x, std::vector<std::uint8_t>(k, 0), std::vector<std::int8_t>(b_size, -128), rng);
+      Case<std::int8_t> y;
+      y.n = 4099, y.k = k, y.ao = -128, y.bo = 127;  // each product (127 + 128) x (-128 - 127)
+      check(y, std::vector<std::int8_t>(k, 127), std::vector<std::int8_t>(k * y.n, -128), rng);
+    }
+  ridge_set_num_threads(threads);
+}
+
 // alpha and beta past int32: the result saturates instead of wrapping; a half rounds to even.
 TEST(GemmInt8, SaturatesAndRoundsAsTheReference) {
   std::mt19937 rng(4);
