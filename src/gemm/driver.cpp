@@ -744,9 +744,9 @@ void run(const GemmProblem<std::int32_t, std::int8_t, SourceB>& p) {
   if (parts > 1) {
     auto* sums = reinterpret_cast<std::int32_t*>(
         runtime::workspace(runtime::pages_for<std::int32_t>((parts - 1) * p.m)));
-    const auto part_begin = [&](int q) { return q * p.k / parts / 2 * 2; };
     runtime::parallel_run(parts, [&](int q) {
-      const std::int64_t k0 = part_begin(q), k1 = q + 1 == parts ? p.k : part_begin(q + 1);
+      const std::int64_t k0 = kernels::sweep_part_begin(p.k, parts, q);
+      const std::int64_t k1 = kernels::sweep_part_begin(p.k, parts, q + 1);
       loops.one_column(p.m, k1 - k0, p.a + k0 * p.a_cs, p.a_cs, p.a_zero, p.b + k0, p.b_zero,
                        q == 0 ? p.c : sums + (q - 1) * p.m, row_block);
     });
@@ -758,7 +758,6 @@ void run(const GemmProblem<std::int32_t, std::int8_t, SourceB>& p) {
     apply_epilogue(p, runtime::active_isa());
     return;
   }
-  using Problem = GemmProblem<std::int32_t, std::int8_t, SourceB>;
   run_in_blocks(
       p, threads, step, loops.nr, [](const Problem&) -> std::size_t { return 0; },
       [&](const Problem& block, std::byte*) {

@@ -83,10 +83,8 @@ void sweep_column_sweep(Isa isa) {
                 }
               }
               const GemvReference<T> want = reference_gemv(alpha, a, Transpose::none, x, beta, y);
-              const auto problem = [&](auto* stored) {
-                kernels::GemvProblem<T,
-                                     std::remove_const_t<std::remove_pointer_t<decltype(stored)>>>
-                    p;
+              const auto problem = [&]<class Stored>(const Stored* stored) {
+                kernels::GemvProblem<T, Stored> p;
                 p.m = m;
                 p.n = n;
                 p.a = stored;
