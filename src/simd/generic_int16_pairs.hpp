@@ -76,22 +76,22 @@ struct GenericInt16Pairs : GenericInt32 {
   template <class S>
   static void pair_rows(const S* even, const S* odd, std::int32_t zero, reg (&rows)[2]) {
     for (int i = 0; i < 2 * width; ++i)
-      rows[i / width].v[i % width] = static_cast<std::int32_t>(
-          static_cast<std::uint16_t>(even[i] - zero) |
-          static_cast<std::uint32_t>(static_cast<std::uint16_t>(odd[i] - zero)) << 16);
+      rows[i / width].v[i % width] = pair(even[i] - zero, odd[i] - zero);
   }
   // 2 x width int8 from p in order, less zero, as pairs: two depth steps a lane of a contiguous
   // row.
   static reg row_pairs(const std::int8_t* p, std::int32_t zero) {
     reg r;
-    for (int i = 0; i < width; ++i)
-      r.v[i] = static_cast<std::int32_t>(
-          static_cast<std::uint16_t>(p[2 * i] - zero) |
-          static_cast<std::uint32_t>(static_cast<std::uint16_t>(p[2 * i + 1] - zero)) << 16);
+    for (int i = 0; i < width; ++i) r.v[i] = pair(p[2 * i] - zero, p[2 * i + 1] - zero);
     return r;
   }
 
  private:
+  // The lane of two int16, first in the lower half (low and high read them back).
+  static std::int32_t pair(std::int32_t first, std::int32_t second) {
+    return wrap(static_cast<std::uint16_t>(first) |
+                static_cast<std::uint32_t>(static_cast<std::uint16_t>(second)) << 16);
+  }
   static std::int32_t low(std::int32_t lane) { return static_cast<std::int16_t>(lane & 0xffff); }
   static std::int32_t high(std::int32_t lane) {
     return static_cast<std::int16_t>(unsigned_of(lane) >> 16);
