@@ -303,8 +303,15 @@ void run_in_blocks(const Problem& p, int threads, int row_step, int nr, const Ta
     return;
   }
   const Grid g = choose_grid(p, threads, row_step, nr);
-  // Blocks are at most g.rows x g.cols.
-  const std::size_t bytes = task_bytes(p.block(0, std::min(g.rows, p.m), 0, std::min(g.cols, p.n)));
+  // Blocks are g.rows x g.cols but for the last row and column of them. Every shape is asked:
+  // a path's workspace need not grow with its block (the prepacked path packs all of a narrow
+  // block's B at once and a wide one's a panel at a time).
+  const std::int64_t rows = std::min(g.rows, p.m), last_rows = p.m - (p.m - 1) / g.rows * g.rows;
+  const std::int64_t cols = std::min(g.cols, p.n), last_cols = p.n - (p.n - 1) / g.cols * g.cols;
+  std::size_t bytes = 0;
+  for (const std::int64_t r : {rows, last_rows})
+    for (const std::int64_t c : {cols, last_cols})
+      bytes = std::max(bytes, task_bytes(p.block(0, r, 0, c)));
   std::byte* work = reserve(g.tm * g.tn * bytes);
   runtime::parallel_run_independent(g.tm * g.tn, [&](int task) {
     const std::int64_t row0 = (task / g.tn) * g.rows;

@@ -99,12 +99,15 @@ struct Dot {
     for (; p + kStep <= k; p += kStep) step(p, kStep);
     if (p < k) step(p, static_cast<int>(k - p));
 
-    // The same formula as the tile kernels: C = fma(alpha, AB, beta * C); beta = 0 reads no C.
+    // The same formula as the tile kernels: C = fma(alpha, AB, beta * C), rounded as V::fma
+    // rounds (twice on the portable traits, which have no fused form), so that a product gets
+    // the same bits on this path as on the tiles'; beta = 0 reads no C.
     for (int r = 0; r < rows; ++r) {
       RIDGE_UNROLL for (int j = 0; j < Columns; ++j) {
         T* cij = c + r + j * ldc;
         const T old = beta != 0 ? beta * *cij : T(0);
-        *cij = std::fma(alpha, V::reduce_add(acc[r][j]), old);
+        const T ab = V::reduce_add(acc[r][j]);
+        *cij = V::fused_fma ? std::fma(alpha, ab, old) : alpha * ab + old;
       }
     }
   }

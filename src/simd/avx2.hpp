@@ -181,6 +181,7 @@ struct Avx2<double> {
   static void store_partial(double* p, reg a, int n) {
     _mm256_maskstore_pd(p, avx2_detail::first_lanes64(n), a);
   }
+  static constexpr bool fused_fma = true;  // fma rounds once
   static reg fma(reg a, reg b, reg c) { return _mm256_fmadd_pd(a, b, c); }
   static reg mul(reg a, reg b) { return _mm256_mul_pd(a, b); }
   static reg add(reg a, reg b) { return _mm256_add_pd(a, b); }

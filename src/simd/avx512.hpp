@@ -222,6 +222,7 @@ struct Avx512<double> {
   static void store(double* p, reg a) { _mm512_storeu_pd(p, a); }
   static reg load_partial(const double* p, int n) { return _mm512_maskz_loadu_pd(first_lanes(n), p); }
   static void store_partial(double* p, reg a, int n) { _mm512_mask_storeu_pd(p, first_lanes(n), a); }
+  static constexpr bool fused_fma = true;  // fma rounds once
   static reg fma(reg a, reg b, reg c) { return _mm512_fmadd_pd(a, b, c); }
   static reg mul(reg a, reg b) { return _mm512_mul_pd(a, b); }
   static reg add(reg a, reg b) { return _mm512_add_pd(a, b); }

@@ -44,6 +44,7 @@ const Shape kShapes[] = {
     {1, 37, 50, Transpose::none, Transpose::none},        // one row of C: A's row times B
     {1, 3001, 300, Transpose::none, Transpose::none},     // ... split between threads
     {1, 100, 33, Transpose::none, Transpose::transpose},  // ... B^T stored: dot products
+    {1, 5, 1, Transpose::none, Transpose::transpose},     // ... whose compact copy is one column
     {37, 1, 50, Transpose::none, Transpose::none},        // one column: the vector is B's
     {1, 70, 1, Transpose::none, Transpose::none},
     {8, 300, 64, Transpose::none, Transpose::transpose},  // x W^T: dot products
@@ -92,7 +93,8 @@ TEST(GemmPacked, MatchesTheUnpackedCallBitForBit) {
     EXPECT_EQ(packed.rows(), s.k);
     EXPECT_EQ(packed.cols(), s.n);
     for (const auto& [alpha, beta] :
-         {std::pair{1.0f, 0.0f}, {1.0f, 1.0f}, {0.5f, 2.0f}, {-1.0f, 0.0f}, {0.0f, 3.0f}}) {
+         {std::pair{1.0f, 0.0f}, {1.0f, 1.0f}, {0.5f, 2.0f}, {-1.0f, 0.0f}, {0.0f, 3.0f},
+          {0.37f, -0.3f}}) {
       Matrix<float> expected = t.c;
       gemm(alpha, t.a.view(s.ta), t.b.view(s.tb), beta, expected.view());
       for (int threads : {1, 2}) {
@@ -103,6 +105,31 @@ TEST(GemmPacked, MatchesTheUnpackedCallBitForBit) {
         EXPECT_TRUE(got.gaps_intact()) << describe(s, alpha, beta, threads);
       }
     }
+  }
+  set_num_threads(saved_threads);
+}
+
+// A few columns of weights against tall activations on 2 threads: the blocks of C's rows are the
+// transposed problem's columns, and the prepacked path packs a narrow block's B whole where it
+// fits in half of L2 and a wider one's a panel at a time, so the last, narrower block may need
+// more workspace than the first. Every width at steps below the tiles' columns, so that some
+// pair of blocks falls on either side of that line for any L2 from 8 KiB to 4 MiB (the sanitizer
+// build sees a block writing past its workspace).
+TEST(GemmPacked, BlocksOnEitherSideOfPackingBWhole) {
+  std::mt19937 rng(29);
+  const int saved_threads = num_threads();
+  set_num_threads(2);
+  const Shape base{0, 3, 1000, Transpose::none, Transpose::none};
+  Case weights(Shape{1, base.n, base.k, base.ta, base.tb}, rng);
+  const PackedMatrix packed(weights.b.view());
+  for (std::int64_t m = 2; m < 1200; m += 4) {
+    Shape s = base;
+    s.m = m;
+    Case t(s, rng);
+    Matrix<float> expected = t.c, got = t.c;
+    gemm(1.0f, t.a.view(), weights.b.view(), 0.0f, expected.view());
+    gemm(1.0f, t.a.view(), packed, 0.0f, got.view());
+    ASSERT_TRUE(same_bits(got.storage, expected.storage)) << describe(s, 1.0f, 0.0f, 2);
   }
   set_num_threads(saved_threads);
 }
