@@ -14,29 +14,36 @@
 namespace ridge::test {
 namespace {
 
+// Alpha and beta whose products round (0.37, -0.3) as well as exact ones: a product the unpacked
+// call takes as dot products (B^T's rows padded) and the packed one as a column sweep (its compact
+// copy of one column, 1 x 5 x 1) rounds alpha AB + beta C the same way on every path.
 TEST(GemmPackedC, MatchesCblasSgemm) {
   std::mt19937 rng(21);
-  for (const auto& [m, n, k] : {std::array<int, 3>{1, 70, 40}, {29, 53, 300}, {130, 9, 17}}) {
+  for (const auto& [m, n, k] :
+       {std::array<int, 3>{1, 70, 40}, {29, 53, 300}, {130, 9, 17}, {1, 5, 1}}) {
     for (CBLAS_TRANSPOSE ta : {CblasNoTrans, CblasTrans}) {
       for (CBLAS_TRANSPOSE tb : {CblasNoTrans, CblasConjTrans}) {
-        Matrix<float> a(ta == CblasNoTrans ? m : k, ta == CblasNoTrans ? k : m, Layout::row_major,
-                        2),
-            b(tb == CblasNoTrans ? k : n, tb == CblasNoTrans ? n : k, Layout::row_major, 3),
-            c(m, n, Layout::row_major, 1);
-        a.fill_random(rng);
-        b.fill_random(rng);
-        c.fill_random(rng);
-        Matrix<float> want = c, got = c;
-        cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, 0.5f, a.data(), static_cast<int>(a.ld),
-                    b.data(), static_cast<int>(b.ld), 2.0f, want.data(), static_cast<int>(c.ld));
-        ridge_packed_matrix* packed = nullptr;
-        ASSERT_EQ(ridge_sgemm_pack_b(tb, k, n, b.data(), b.ld, &packed), 0);
-        EXPECT_EQ(
-            ridge_sgemm_packed(ta, m, n, k, 0.5f, a.data(), a.ld, packed, 2.0f, got.data(), c.ld),
-            0);
-        ridge_packed_matrix_destroy(packed);
-        EXPECT_EQ(std::memcmp(got.data(), want.data(), got.storage.size() * sizeof(float)), 0)
-            << m << "x" << n << "x" << k << " ta " << ta << " tb " << tb;
+        for (const auto& [alpha, beta] : {std::array<float, 2>{0.5f, 2.0f}, {0.37f, -0.3f}}) {
+          Matrix<float> a(ta == CblasNoTrans ? m : k, ta == CblasNoTrans ? k : m, Layout::row_major,
+                          2),
+              b(tb == CblasNoTrans ? k : n, tb == CblasNoTrans ? n : k, Layout::row_major, 3),
+              c(m, n, Layout::row_major, 1);
+          a.fill_random(rng);
+          b.fill_random(rng);
+          c.fill_random(rng);
+          Matrix<float> want = c, got = c;
+          cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, alpha, a.data(), static_cast<int>(a.ld),
+                      b.data(), static_cast<int>(b.ld), beta, want.data(), static_cast<int>(c.ld));
+          ridge_packed_matrix* packed = nullptr;
+          ASSERT_EQ(ridge_sgemm_pack_b(tb, k, n, b.data(), b.ld, &packed), 0);
+          EXPECT_EQ(ridge_sgemm_packed(ta, m, n, k, alpha, a.data(), a.ld, packed, beta, got.data(),
+                                       c.ld),
+                    0);
+          ridge_packed_matrix_destroy(packed);
+          EXPECT_EQ(std::memcmp(got.data(), want.data(), got.storage.size() * sizeof(float)), 0)
+              << m << "x" << n << "x" << k << " ta " << ta << " tb " << tb << " alpha " << alpha
+              << " beta " << beta;
+        }
       }
     }
   }
