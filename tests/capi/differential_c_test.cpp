@@ -75,7 +75,8 @@ struct Product {
   }
 };
 
-// At most a few million multiply-adds, so that the reference stays quick under the sanitizers.
+// A product of at most a few million multiply-adds (the reference stays quick under the
+// sanitizers); also sets the thread count it runs on.
 Product draw_product(Draw& d, bool row_major_only) {
   Product p;
   do {
