@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "gemm/reference.hpp"
+#include "ridge/bf16.hpp"
 #include "ridge/ridge.h"
 
 namespace ridge::test {
@@ -94,18 +95,6 @@ Product draw_product(Draw& d, bool row_major_only) {
   return p;
 }
 
-std::uint16_t bf16_bits(float x) {  // round to nearest even
-  std::uint32_t u;
-  std::memcpy(&u, &x, sizeof(u));
-  return static_cast<std::uint16_t>((u + 0x7fff + ((u >> 16) & 1)) >> 16);
-}
-float bf16_value(std::uint16_t bits) {
-  const std::uint32_t u = std::uint32_t{bits} << 16;
-  float x;
-  std::memcpy(&x, &u, sizeof(x));
-  return x;
-}
-
 // C (float or double) against alpha op(A) op(B) + beta C0 in double, within the bound of a k-term
 // sum rounded in T, and untouched outside the m x n elements.
 template <class T, class AValue, class BValue>
@@ -153,6 +142,58 @@ bool gaps_as_before(const Matrix<T>& before, const Matrix<T>& after) {
   return true;
 }
 
+// The row-major product again on B packed by `pack` and multiplied by `product` (ridge_sgemm_*
+// or ridge_sbgemm_*): bit for bit what the unpacked call left in `got`.
+template <class S, class Pack, class Multiply>
+void expect_packed_as_unpacked(const Product& p, Pack pack, Multiply product, const Matrix<S>& a,
+                               const Matrix<S>& b, float alpha, float beta, const Matrix<float>& c,
+                               const Matrix<float>& got) {
+  ridge_packed_matrix* packed = nullptr;
+  ASSERT_EQ(pack(trans(p.trans_b), p.k, p.n, b.data(), b.ld, &packed), 0);
+  Matrix<float> again = c;
+  int status = -1;
+  on_own_thread([&] {
+    status = product(trans(p.trans_a), p.m, p.n, p.k, alpha, a.data(), a.ld, packed, beta,
+                     again.data(), again.ld);
+  });
+  ridge_packed_matrix_destroy(packed);
+  EXPECT_EQ(status, 0);
+  EXPECT_TRUE(same_bits(again.storage, got.storage)) << p.describe() << " packed";
+}
+
+// One product through cblas_sgemm or cblas_dgemm against the reference, and for float
+// row-major the same product on B packed, bit for bit.
+template <class T>
+void float_product(const Product& p, T alpha, T beta, std::mt19937& rng) {
+  Matrix<T> a = p.a<T>(), b = p.b<T>(), c(p.m, p.n, p.layout(), p.pad_c);
+  a.fill_random(rng);
+  b.fill_random(rng);
+  c.fill_random(rng);
+  Matrix<T> got = c;
+  on_own_thread([&] {
+    const auto gemm = [] {
+      if constexpr (std::is_same_v<T, float>) {
+        return cblas_sgemm;
+      } else {
+        return cblas_dgemm;
+      }
+    }();
+    gemm(p.row_major ? CblasRowMajor : CblasColMajor, trans(p.trans_a), trans(p.trans_b),
+         static_cast<int>(p.m), static_cast<int>(p.n), static_cast<int>(p.k), alpha, a.data(),
+         static_cast<int>(a.ld), b.data(), static_cast<int>(b.ld), beta, got.data(),
+         static_cast<int>(got.ld));
+  });
+  expect_close(
+      p, alpha, beta, c, got,
+      [&](std::int64_t i, std::int64_t q) { return double{p.a_at(a, i, q)}; },
+      [&](std::int64_t q, std::int64_t j) { return double{p.b_at(b, q, j)}; });
+  if constexpr (std::is_same_v<T, float>) {
+    if (p.row_major)  // the packed products are row-major
+      expect_packed_as_unpacked(p, ridge_sgemm_pack_b, ridge_sgemm_packed, a, b, alpha, beta, c,
+                                got);
+  }
+}
+
 TEST(DifferentialC, FloatAndDoubleProducts) {
   Draw d{std::mt19937(41)};
   const int saved = ridge_get_num_threads();
@@ -160,52 +201,11 @@ TEST(DifferentialC, FloatAndDoubleProducts) {
     const Product p = draw_product(d, false);
     const double alpha = d.pick({1, 1, -1, 0, 2}) * (d.coin(3) ? 0.37 : 1.0);
     const double beta = d.pick({0, 0, 1, -1, 3}) * (d.coin(3) ? 0.3 : 1.0);
-    const CBLAS_ORDER order = p.row_major ? CblasRowMajor : CblasColMajor;
     if (d.coin(3)) {
-      Matrix<double> a = p.a<double>(), b = p.b<double>(), c(p.m, p.n, p.layout(), p.pad_c);
-      a.fill_random(d.rng);
-      b.fill_random(d.rng);
-      c.fill_random(d.rng);
-      Matrix<double> got = c;
-      on_own_thread([&] {
-        cblas_dgemm(order, trans(p.trans_a), trans(p.trans_b), static_cast<int>(p.m),
-                    static_cast<int>(p.n), static_cast<int>(p.k), alpha, a.data(),
-                    static_cast<int>(a.ld), b.data(), static_cast<int>(b.ld), beta, got.data(),
-                    static_cast<int>(got.ld));
-      });
-      expect_close(
-          p, alpha, beta, c, got, [&](std::int64_t i, std::int64_t q) { return p.a_at(a, i, q); },
-          [&](std::int64_t q, std::int64_t j) { return p.b_at(b, q, j); });
-      continue;
+      float_product<double>(p, alpha, beta, d.rng);
+    } else {
+      float_product<float>(p, static_cast<float>(alpha), static_cast<float>(beta), d.rng);
     }
-    Matrix<float> a = p.a<float>(), b = p.b<float>(), c(p.m, p.n, p.layout(), p.pad_c);
-    a.fill_random(d.rng);
-    b.fill_random(d.rng);
-    c.fill_random(d.rng);
-    Matrix<float> got = c;
-    on_own_thread([&] {
-      cblas_sgemm(order, trans(p.trans_a), trans(p.trans_b), static_cast<int>(p.m),
-                  static_cast<int>(p.n), static_cast<int>(p.k), static_cast<float>(alpha), a.data(),
-                  static_cast<int>(a.ld), b.data(), static_cast<int>(b.ld),
-                  static_cast<float>(beta), got.data(), static_cast<int>(got.ld));
-    });
-    expect_close(
-        p, static_cast<float>(alpha), static_cast<float>(beta), c, got,
-        [&](std::int64_t i, std::int64_t q) { return double{p.a_at(a, i, q)}; },
-        [&](std::int64_t q, std::int64_t j) { return double{p.b_at(b, q, j)}; });
-    if (!p.row_major) continue;  // the packed products are row-major
-    ridge_packed_matrix* packed = nullptr;
-    ASSERT_EQ(ridge_sgemm_pack_b(trans(p.trans_b), p.k, p.n, b.data(), b.ld, &packed), 0);
-    Matrix<float> again = c;
-    int status = -1;
-    on_own_thread([&] {
-      status =
-          ridge_sgemm_packed(trans(p.trans_a), p.m, p.n, p.k, static_cast<float>(alpha), a.data(),
-                             a.ld, packed, static_cast<float>(beta), again.data(), again.ld);
-    });
-    EXPECT_EQ(status, 0);
-    ridge_packed_matrix_destroy(packed);
-    EXPECT_TRUE(same_bits(again.storage, got.storage)) << p.describe() << " packed";
   }
   ridge_set_num_threads(saved);
 }
@@ -221,7 +221,7 @@ TEST(DifferentialC, Bf16Products) {
     std::uniform_real_distribution<float> value(-1.0f, 1.0f);
     for (Matrix<std::uint16_t>* x : {&a, &b})
       for (std::int64_t i = 0; i < x->rows; ++i)
-        for (std::int64_t j = 0; j < x->cols; ++j) x->at(i, j) = bf16_bits(value(d.rng));
+        for (std::int64_t j = 0; j < x->cols; ++j) x->at(i, j) = to_bf16(value(d.rng)).bits;
     Matrix<float> c(p.m, p.n, p.layout(), p.pad_c);
     c.fill_random(d.rng);
     Matrix<float> got = c;
@@ -234,20 +234,11 @@ TEST(DifferentialC, Bf16Products) {
     // bf16 products are exact in float: the bound is float's.
     expect_close(
         p, alpha, beta, c, got,
-        [&](std::int64_t i, std::int64_t q) { return double{bf16_value(p.a_at(a, i, q))}; },
-        [&](std::int64_t q, std::int64_t j) { return double{bf16_value(p.b_at(b, q, j))}; });
-    if (!p.row_major) continue;
-    ridge_packed_matrix* packed = nullptr;
-    ASSERT_EQ(ridge_sbgemm_pack_b(trans(p.trans_b), p.k, p.n, b.data(), b.ld, &packed), 0);
-    Matrix<float> again = c;
-    int status = -1;
-    on_own_thread([&] {
-      status = ridge_sbgemm_packed(trans(p.trans_a), p.m, p.n, p.k, alpha, a.data(), a.ld, packed,
-                                   beta, again.data(), again.ld);
-    });
-    EXPECT_EQ(status, 0);
-    ridge_packed_matrix_destroy(packed);
-    EXPECT_TRUE(same_bits(again.storage, got.storage)) << p.describe() << " packed";
+        [&](std::int64_t i, std::int64_t q) { return double{to_float(bf16{p.a_at(a, i, q)})}; },
+        [&](std::int64_t q, std::int64_t j) { return double{to_float(bf16{p.b_at(b, q, j)})}; });
+    if (p.row_major)
+      expect_packed_as_unpacked(p, ridge_sbgemm_pack_b, ridge_sbgemm_packed, a, b, alpha, beta, c,
+                                got);
   }
   ridge_set_num_threads(saved);
 }
