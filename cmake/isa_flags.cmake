@@ -12,6 +12,7 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
       -mprefer-vector-width=512)
   set(RIDGE_AVX512_BF16_FLAGS ${RIDGE_AVX512_FLAGS} -mavx512bf16 -mavx512vnni)
   set(RIDGE_AVX512_VNNI_FLAGS ${RIDGE_AVX512_FLAGS} -mavx512vnni)
+  set(RIDGE_AVX512_AMX_FLAGS ${RIDGE_AVX512_BF16_FLAGS} -mamx-tile -mamx-bf16 -mamx-int8)
 else()
   set(RIDGE_X86 OFF)
 endif()
@@ -40,7 +41,7 @@ endif()
 # The ISA paths built here, in order, and their object libraries (ridge_isa_<isa>).
 set(RIDGE_ISAS generic)
 if(RIDGE_X86)
-  list(APPEND RIDGE_ISAS avx2 avx512 avx512_bf16 avx512_vnni)
+  list(APPEND RIDGE_ISAS avx2 avx512 avx512_bf16 avx512_vnni avx512_amx)
 endif()
 
 # ridge_isa_library(<isa> <source>...): the object library of one ISA path's units.

@@ -39,9 +39,12 @@ BlockSizes blocks_at_depth(const BlockSizes& blocks, std::int64_t kc, int mr, in
 // 2-vCPU Xeon guest, sgemm 1 thread, alternated with the remainder split (KC = 936), two runs:
 // 4096 x 4096 x 1024 (936 + 88 -> 2 x 512) 1.08-1.12x, 4096 x 4096 x 2048 1.05-1.10x, 4000^3
 // (4 x 936 + 256 -> 5 x 800) 1.08x; 1000^3, 4096^3 and dgemm (KC = 468) within the noise.
-inline std::int64_t packed_depth(std::int64_t k, const BlockSizes& blocks) {
+// `multiple`: a depth a slice must be a multiple of (kernels whose tiles take whole blocks of the
+// depth, AMX's 16 pairs: GemmKernels::step_multiple), for a k that is one too.
+inline std::int64_t packed_depth(std::int64_t k, const BlockSizes& blocks, int multiple = 4) {
+  const std::int64_t round = std::max(4, multiple);
   const std::int64_t slices = (k + blocks.kc - 1) / blocks.kc;
-  return std::min(k, ((k + slices - 1) / slices + 3) / 4 * 4);
+  return std::min(k, ((k + slices - 1) / slices + round - 1) / round * round);
 }
 
 }  // namespace ridge::gemm_detail

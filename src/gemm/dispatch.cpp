@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "ridge/machine.hpp"
+#include "runtime/amx.hpp"
 #include "runtime/settings.hpp"
 
 namespace ridge::gemm_detail {
@@ -33,6 +34,8 @@ GemmKernels<T, SourceA, SourceB> isa_kernels(Isa isa) {
 #if defined(__x86_64__)
       case Isa::avx512:
         if constexpr (std::is_same_v<SourceA, std::uint16_t>) {
+          if (Machine::current().isa.avx512_bf16 && runtime::amx_usable())
+            return avx512_amx::gemm_kernels(T{}, SourceA{}, SourceB{});
           if (Machine::current().isa.avx512_bf16)
             return avx512_bf16::gemm_kernels(T{}, SourceA{}, SourceB{});
           return avx512::gemm_kernels(T{}, SourceA{}, SourceB{});

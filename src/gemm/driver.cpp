@@ -626,14 +626,14 @@ void run_widened(const GemmProblem<T, SourceA, SourceB>& p) {
   if (run_without_product(p, isa)) return;
   const TypedKernels<T, SourceA, SourceB>& table = gemm_kernels<T, SourceA, SourceB>(isa);
   const GemmKernels<T, SourceA, SourceB>& loops = table.kernels;
-  const std::int64_t steps = ceil_div(p.k, loops.depth_group);
+  const std::int64_t steps = round_up(ceil_div(p.k, loops.depth_group), loops.step_multiple);
   const PackedOptions options = widened_options(p, table);
   using Problem = GemmProblem<T, SourceA, SourceB>;
   run_in_blocks(
       p, thread_count(p.m * p.n * steps), loops.width, loops.nr,
       [&](const Problem& block) -> std::size_t {
         return packed_workspace<T>(block.m, block.n, steps, table.blocks, loops.mr, loops.nr,
-                                   options.copy_ahead, loops.depth_group == 4)
+                                   options.copy_ahead, loops.depth_group == 4, loops.step_multiple)
             .bytes();
       },
       [&](const Problem& block, std::byte* work) {
@@ -785,7 +785,7 @@ void run_prepacked_narrow(const GemmProblem<T, SourceA, SourceB>& p, const Prepa
   if (run_without_product(p, isa)) return;
   const TypedKernels<T, SourceA, SourceB>& table = gemm_kernels<T, SourceA, SourceB>(isa);
   const GemmKernels<T, SourceA, SourceB>& loops = table.kernels;
-  const std::int64_t steps = ceil_div(p.k, loops.depth_group);
+  const std::int64_t steps = round_up(ceil_div(p.k, loops.depth_group), loops.step_multiple);
   // The strides A was packed from, for the route; then A as Loops::prepacked reads it.
   GemmProblem<T, SourceA, SourceB> unpacked = p;
   unpacked.a_rs = a.rs;
@@ -797,7 +797,7 @@ void run_prepacked_narrow(const GemmProblem<T, SourceA, SourceB>& p, const Prepa
   q.k = p.k;
   q.alpha = p.alpha;
   q.a = static_cast<const T*>(a.panels);
-  q.a_rs = prepacked_panel_steps(p.k, loops.depth_group);
+  q.a_rs = prepacked_panel_steps(p.k, loops.depth_group, loops.step_multiple);
   q.a_cs = loops.mr;
   q.b = p.b;
   q.b_rs = p.b_rs;
@@ -823,7 +823,8 @@ void run_prepacked_narrow(const GemmProblem<T, SourceA, SourceB>& p, const Prepa
   }
   const PackedOptions options = widened_options(unpacked, table);
   const std::int64_t depth =
-      packed_plan(steps, table.blocks, loops.mr, loops.nr, options.copy_ahead).depth;
+      packed_plan(steps, table.blocks, loops.mr, loops.nr, options.copy_ahead, loops.step_multiple)
+          .depth;
   const bool sums = loops.depth_group == 4;
   run_in_blocks(
       q, threads, loops.mr, loops.nr,

@@ -93,11 +93,12 @@ struct PackedPlan {
   std::int64_t depth = 0;  // the depth of every slice but the last
   BlockSizes blocks;
 };
+// `multiple`: GemmKernels::step_multiple, which k is a multiple of (packed_depth).
 inline PackedPlan packed_plan(std::int64_t k, const BlockSizes& model, int mr, int nr,
-                              bool copy_ahead) {
+                              bool copy_ahead, int multiple = 1) {
   BlockSizes slices = model;
   if (copy_ahead) slices.kc = std::min(model.kc, kCopyAheadDepth);
-  const std::int64_t depth = packed_depth(k, slices);
+  const std::int64_t depth = packed_depth(k, slices, multiple);
   BlockSizes b = blocks_at_depth(model, depth, mr, nr);
   if (copy_ahead) {
     std::int64_t rows = b.mc / kCopyAheadRowShare;
@@ -109,12 +110,12 @@ inline PackedPlan packed_plan(std::int64_t k, const BlockSizes& model, int mr, i
 
 // The packed path on an m x n block of C, k deep: an MC x KC block of A (two with copy_ahead),
 // a KC x NC panel of B, and with `sums` the int8 quad kernels' sums of A's rows and a panel's
-// columns.
+// columns; k a multiple of `multiple` (GemmKernels::step_multiple).
 template <class T>
 WorkspaceParts<T> packed_workspace(std::int64_t m, std::int64_t n, std::int64_t k,
                                    const BlockSizes& blocks, int mr, int nr, bool copy_ahead,
-                                   bool sums = false) {
-  const PackedPlan plan = packed_plan(k, blocks, mr, nr, copy_ahead);
+                                   bool sums = false, int multiple = 1) {
+  const PackedPlan plan = packed_plan(k, blocks, mr, nr, copy_ahead, multiple);
   const std::int64_t a_block = std::min(plan.blocks.mc, round_up(m, mr)) * plan.depth;
   const std::int64_t panel_width = std::min(plan.blocks.nc, round_up(n, nr));
   return {(copy_ahead ? 2 : 1) * a_block, panel_width * plan.depth,
@@ -155,9 +156,10 @@ WorkspaceParts<T> prepacked_workspace(std::int64_t m, std::int64_t n, std::int64
 // The steps of a panel of A packed beforehand over a k-deep product, `group` depth steps a lane
 // (GemmKernels::depth_group): one MR-row step each, and for int8 quads one more at the end that
 // holds the panel's row sums (the correction's, kernels::QuadCorrection), so that a block of
-// rows finds its sums where it finds its panels.
-inline std::int64_t prepacked_panel_steps(std::int64_t k, int group) {
-  const std::int64_t steps = (k + group - 1) / group;
+// rows finds its sums where it finds its panels. The steps are a multiple of `multiple`
+// (GemmKernels::step_multiple), the last ones zero.
+inline std::int64_t prepacked_panel_steps(std::int64_t k, int group, int multiple = 1) {
+  const std::int64_t steps = round_up((k + group - 1) / group, multiple);
   return group == 4 ? steps + 1 : steps;
 }
 
@@ -174,10 +176,16 @@ struct GemmKernels {
   // int8 quads, whose packed path takes sums in its workspace (packed_workspace's `sums`). The
   // blocks (BlockSizes::kc, packed_workspace's k) count steps.
   int depth_group = 1;
+  // The depth steps a slice of the packed paths is a multiple of, padded with zero steps: 1, or
+  // 16 for AMX's tiles, which take 16 pairs at a time (kernels/amx_tile.hpp). The packed and
+  // prepacked paths' depth and workspace are then those of round_up(steps, step_multiple)
+  // steps (packed_workspace's `multiple`).
+  int step_multiple = 1;
   // The narrow tiles' columns (DirectOptions::narrow_columns) for 1, 2, ... FMA pipes; nr: none.
   int narrow_columns[kernels::kMaxFmaPipes] = {};
   // The five-loop algorithm with packed A and B, on the calling thread; `work` holds
-  // packed_workspace(m, n, k, blocks, mr, nr, options.copy_ahead).bytes().
+  // packed_workspace(m, n, steps, blocks, mr, nr, options.copy_ahead, depth_group == 4,
+  // step_multiple).bytes(), steps the depth's rounded up to step_multiple.
   void (*packed)(const Problem&, const BlockSizes&, const PackedOptions& options,
                  std::byte* work) = nullptr;
   // The same micro-kernel with A read in place when it is column-contiguous (else packed one
@@ -185,10 +193,12 @@ struct GemmKernels {
   // time: for small and skinny problems. `work` holds direct_workspace(p, options, mr, nr).
   void (*direct)(const Problem&, const DirectOptions&, std::byte* work) = nullptr;
   // The packed path on an A packed beforehand (Loops::prepacked): the problem's A its panels of
-  // MR rows over the whole depth, `a_rs` = prepacked_panel_steps(k, depth_group) slots a row and
+  // MR rows over the whole depth, `a_rs` = prepacked_panel_steps(k, depth_group, step_multiple)
+  // slots a row and
   // `a_cs` = MR (int8 pairs less the zero point they were packed with, quads with the row sums
   // after each panel); `depth` steps deep slices. `work` holds prepacked_workspace(m, n, steps,
-  // depth, blocks, mr, nr, b_in_place, depth_group == 4).bytes(). b_in_place: float and double
+  // depth, blocks, mr, nr, b_in_place, depth_group == 4).bytes(), steps rounded up to
+  // step_multiple. b_in_place: float and double
   // only. And, float C only, the one-column product on such an A (Loops::prepacked_column,
   // its depth in `parts`: kernels/sweep_parts.hpp), which takes no workspace.
   using PrepackedProblem = GemmProblem<T, T, SourceB>;
@@ -228,8 +238,9 @@ struct GemmKernels {
 // One entry point per ISA and type (the arguments only pick the types), each defined in that
 // ISA's translation unit (isa_*.cpp). The bf16 GEMM's (C float, A and B bf16 bit patterns) and
 // the int8 GEMM's (C int32, A int8, B uint8 or int8: the internal problem's, whose A is the
-// stored B) run on every path. On AVX-512 the bf16 GEMM is the avx512_bf16 unit's where the CPU
-// has AVX512_BF16, and the int8 GEMM the avx512_vnni unit's where it has AVX512_VNNI (its
+// stored B) run on every path. On AVX-512 the bf16 GEMM is the avx512_amx unit's where the CPU
+// has AMX-BF16 and the OS lets the process use it (runtime/amx.hpp), else the avx512_bf16 unit's
+// where the CPU has AVX512_BF16, and the int8 GEMM the avx512_vnni unit's where it has AVX512_VNNI (its
 // one-column product AVX-512's pairs), else AVX-512's own.
 namespace ridge::generic {
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<float> gemm_kernels(float);
@@ -265,6 +276,10 @@ namespace ridge::avx512_bf16 {
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<float, std::uint16_t, std::uint16_t> gemm_kernels(
     float, std::uint16_t, std::uint16_t);
 }  // namespace ridge::avx512_bf16
+namespace ridge::avx512_amx {
+RIDGE_ISA_ENTRY gemm_detail::GemmKernels<float, std::uint16_t, std::uint16_t> gemm_kernels(
+    float, std::uint16_t, std::uint16_t);
+}  // namespace ridge::avx512_amx
 namespace ridge::avx512_vnni {
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<std::int32_t, std::int8_t, std::uint8_t> gemm_kernels(
     std::int32_t, std::int8_t, std::uint8_t);

@@ -19,6 +19,7 @@
 #include "ridge/machine.hpp"
 #include "ridge/ridge.h"
 #include "ridge/ridge.hpp"
+#include "runtime/amx.hpp"
 #include "support/alpha_beta.hpp"
 #include "support/isa_paths.hpp"
 
@@ -66,7 +67,7 @@ void sweep_packed(const Bf16Kernels& kernels) {
   int index = 0;
   for (int m : std::set<int>{1, mr - 1, mr + 1, 5 * mr + 3})
     for (int n : std::set<int>{1, nr - 1, nr + 1, 7 * nr + 5})
-      for (int k : {1, 8, 9, 29})
+      for (int k : {1, 8, 9, 29, 67})
         for (Layout la : {Layout::col_major, Layout::row_major})
           for (Layout lb : {Layout::col_major, Layout::row_major})
             for (bool copy_ahead : {false, true}) {
@@ -84,9 +85,11 @@ void sweep_packed(const Bf16Kernels& kernels) {
                   kernels::GemmProblem<float, std::uint16_t, std::uint16_t>::from_strides(
                       m, n, k, alpha, a.raw(), a_rs, a_cs, b.raw(), b_rs, b_cs, beta, c.data(), 1,
                       c.ld);
-              const std::int64_t steps = (k + kernels.depth_group - 1) / kernels.depth_group;
+              const std::int64_t steps = gemm_detail::round_up(
+                  (k + kernels.depth_group - 1) / kernels.depth_group, kernels.step_multiple);
               std::vector<std::byte> work(
-                  gemm_detail::packed_workspace<float>(m, n, steps, small, mr, nr, copy_ahead)
+                  gemm_detail::packed_workspace<float>(m, n, steps, small, mr, nr, copy_ahead,
+                                                       false, kernels.step_multiple)
                       .bytes());
               kernels.packed(p, small, {copy_ahead, 2 * (index % 5)}, work.data());
               ASSERT_EQ(compare(c, want), "")
@@ -120,6 +123,12 @@ TEST(GemmBf16, Avx512Bf16PairKernelsCrossEveryBlockBoundary) {
   if (!Machine::current().isa.avx512_bf16) GTEST_SKIP() << "this CPU lacks AVX512_BF16";
   const Bf16Kernels kernels = avx512_bf16::gemm_kernels(float{}, std::uint16_t{}, std::uint16_t{});
   ASSERT_EQ(kernels.depth_group, 2);
+  sweep_packed(kernels);
+}
+TEST(GemmBf16, AmxKernelsCrossEveryBlockBoundary) {
+  if (!runtime::amx_usable()) GTEST_SKIP() << "AMX-BF16 is not usable here";
+  const Bf16Kernels kernels = avx512_amx::gemm_kernels(float{}, std::uint16_t{}, std::uint16_t{});
+  ASSERT_EQ(kernels.step_multiple, 16);
   sweep_packed(kernels);
 }
 #endif
