@@ -34,14 +34,6 @@ struct AmxBf16Loops {
   // The pair steps of a k-deep product, whole tile steps.
   static std::int64_t steps_of(std::int64_t k) { return round_up((k + 1) / 2, kStep); }
 
-  // A panel of rows [0, m) (m <= MR) over depths [0, k), `steps` pair steps, those past the depth
-  // zero.
-  static void pack_panel(std::int64_t m, std::int64_t k, const std::uint16_t* a, std::int64_t rs,
-                         std::int64_t cs, std::int64_t steps, float* dst) {
-    kernels::pack_pairs_a<Pairs, MR>(m, k, a, rs, cs, 0, dst);
-    std::fill(dst + (k + 1) / 2 * MR, dst + steps * MR, 0.0f);
-  }
-
   // The loops over B's panels, the depth's slices and A's blocks, each block's tiles strip by
   // strip. block_of_a(ic, mc, pc, kc) gives the slots of A's block of rows [ic, ic + mc) over
   // steps [pc, pc + kc) and the slots between rows a panel apart, row ir's panel at
@@ -97,11 +89,9 @@ struct AmxBf16Loops {
     run(p, steps, plan, reinterpret_cast<std::uint16_t*>(parts.b(work)),
         [&](std::int64_t ic, std::int64_t mc, std::int64_t pc, std::int64_t kc) {
           const std::int64_t k0 = 2 * pc;
-          const std::int64_t depth = std::min(2 * kc, p.k - k0);
-          for (std::int64_t ir = 0; ir < mc; ir += MR)
-            pack_panel(std::min<std::int64_t>(MR, mc - ir), depth,
-                       p.a + (ic + ir) * p.a_rs + k0 * p.a_cs, p.a_rs, p.a_cs, kc,
-                       a_packed + ir * kc);
+          kernels::pack_pairs_a<Pairs, MR>(mc, std::min(2 * kc, p.k - k0),
+                                           p.a + ic * p.a_rs + k0 * p.a_cs, p.a_rs, p.a_cs, 0,
+                                           a_packed, kc);
           return BlockOfA{a_packed, kc};
         });
   }
@@ -122,9 +112,7 @@ struct AmxBf16Loops {
   // GemmKernels::pack_panels: [m / MR][steps_of(k)][MR].
   static void pack_panels(std::int64_t m, std::int64_t k, const std::uint16_t* a, std::int64_t rs,
                           std::int64_t cs, std::int32_t, float* panels) {
-    const std::int64_t steps = steps_of(k);
-    for (std::int64_t i0 = 0; i0 < m; i0 += MR, panels += steps * MR)
-      pack_panel(std::min<std::int64_t>(MR, m - i0), k, a + i0 * rs, rs, cs, steps, panels);
+    kernels::pack_pairs_a<Pairs, MR>(m, k, a, rs, cs, 0, panels, steps_of(k));
   }
 };
 

@@ -27,6 +27,11 @@ struct BlockSizes {
 BlockSizes derive_block_sizes(const Machine& machine, int mr, int nr, int element_bytes,
                               const GemmTuning& tuning = {});
 
+// Block sizes for tiles that take their operands from tile registers (AMX, kernels/amx_tile.hpp,
+// `step_bytes` bytes of A's packed panels per row and depth step), from the machine's L2:
+// blocking.cpp says why they differ from the model's.
+BlockSizes tile_register_block_sizes(const Machine& machine, int mr, int nr, int step_bytes);
+
 // The blocks for a product only `kc` deep (kc <= blocks.kc): the model sizes the packed blocks in
 // bytes at depth KC, so a shallower product fits as many more rows of A (MC) and columns of B
 // (NC) in them. 4096 x 4096 x 128 sgemm then packs A once instead of 4 times (once per NC

@@ -108,7 +108,9 @@ TypedKernels<T, SourceA, SourceB> make_gemm_kernels(Isa isa) {
   const int pipes = fma_pipes(machine, isa);
   const TypedKernels<T, SourceA, SourceB> t{
       kernels,
-      derive_block_sizes(machine, kernels.mr, kernels.nr, sizeof(T)),
+      kernels.step_multiple > 1
+          ? tile_register_block_sizes(machine, kernels.mr, kernels.nr, sizeof(T))
+          : derive_block_sizes(machine, kernels.mr, kernels.nr, sizeof(T)),
       kernels::CacheModel::current(),
       kernels.narrow_columns[pipes - 1],
       kernels::kFmaLatencyCycles * pipes,

@@ -41,13 +41,16 @@ void store_pairs(const S* even, const S* odd, std::int32_t zero, typename V::sca
 
 // A block rows [0, m) x depth [0, k), element (i, p) at a[i * rs + p * cs], into ceil(m / MR)
 // micro-panels of ceil(k / 2) steps, each [steps][MR]: dst[panel * steps * MR + s * MR + i].
+// With panel_steps (>= ceil(k / 2)) the panels are that many steps apart, the steps past the
+// depth zero slots (AMX tiles take whole blocks of steps: kernels/amx_tile.hpp).
 template <class V, int MR, class S>
 void pack_pairs_a(std::int64_t m, std::int64_t k, const S* a, std::int64_t rs, std::int64_t cs,
-                  std::int32_t zero, typename V::scalar* dst) {
+                  std::int32_t zero, typename V::scalar* dst, std::int64_t panel_steps = 0) {
   using Slot = typename V::scalar;
   constexpr int kRowsAtOnce = 2 * V::width;
   static_assert(MR % kRowsAtOnce == 0);
   const std::int64_t steps = (k + 1) / 2, pairs = k / 2;
+  const std::int64_t stride = panel_steps > steps ? panel_steps : steps;
   const std::int64_t full_rows = rs == 1 ? m / MR * MR : 0;
   if (full_rows > 0) {
     // Column-contiguous A (the weights of x W, row-major W): depth outermost, so that each
@@ -63,7 +66,7 @@ void pack_pairs_a(std::int64_t m, std::int64_t k, const S* a, std::int64_t rs, s
           simd::prefetch_run(a + i0 + p * cs, MR);
         for (std::int64_t s = s0; s < s_end; ++s) {
           const S* even = a + i0 + 2 * s * cs;
-          Slot* slots = dst + i0 * steps + s * MR;
+          Slot* slots = dst + i0 * stride + s * MR;
           for (int i = 0; i < MR; i += kRowsAtOnce)
             store_pairs<V>(even + i, even + cs + i, zero, slots + i);
         }
@@ -78,7 +81,7 @@ void pack_pairs_a(std::int64_t m, std::int64_t k, const S* a, std::int64_t rs, s
       sizeof(S) == 2 && std::is_same_v<Slot, float> && cs == 1 && rs % 2 == 0 && zero == 0;
   for (std::int64_t i0 = 0; i0 < m; i0 += MR) {
     const int rows = static_cast<int>(m - i0 < MR ? m - i0 : MR);
-    Slot* panel = dst + i0 * steps;
+    Slot* panel = dst + i0 * stride;
     // Rows [0, shuffled_rows) of slots [0, shuffled) transposed.
     int shuffled_rows = 0;
     std::int64_t shuffled = 0;
@@ -105,6 +108,7 @@ void pack_pairs_a(std::int64_t m, std::int64_t k, const S* a, std::int64_t rs, s
       }
       for (int i = rows; i < MR; ++i) slots[i] = Slot{};
     }
+    for (Slot* slot = panel + steps * MR; slot < panel + stride * MR; ++slot) *slot = Slot{};
   }
 }
 
