@@ -1,12 +1,13 @@
-// The packed paths of the bf16 GEMM on AMX tiles (kernels/amx_tile.hpp): the loop nest of
-// Loops::packed (gemm/loops.hpp), its A blocks packed as for VDPBF16PS (kernels/pack_pairs.hpp,
-// the tile's second operand as it is) and its B strips as rows along the depth
-// (kernels/pack_k_rows.hpp), each depth slice a whole number of tile steps, zero-padded. The
-// other paths of the bf16 kernel set (a few rows or one column of C) stay on VDPBF16PS: they are
-// bound by reading the weights, which a faster product does not change.
+// The packed paths of the bf16 and int8 GEMMs on AMX tiles (kernels/amx_tile.hpp): the loop nest
+// of Loops::packed (gemm/loops.hpp), its A blocks packed as for VDPBF16PS or VPDPBUSD
+// (kernels/pack_pairs.hpp, pack_quads.hpp: the tile's second operand as it is) and its B strips
+// as rows along the depth (kernels/pack_k_rows.hpp), each depth slice a whole number of tile
+// steps, zero-padded; int8's zero points corrected after the product as on VPDPBUSD
+// (kernels::QuadCorrection). The other paths of the kernel set (a few rows or one column of C)
+// stay on the vector kernels: they are bound by reading the weights, which a faster product does
+// not change.
 //
-// The blocks are the model's for a 32 x 32 tile (gemm/blocking.cpp): B's strip, 32 columns of
-// the slice, in L1, where every tile of the A block rereads it; the A block in L2.
+// The blocks: gemm/blocking.cpp, tile_register_block_sizes.
 #pragma once
 
 #include <algorithm>
@@ -16,59 +17,79 @@
 #include "gemm/loops.hpp"
 #include "kernels/amx_tile.hpp"
 #include "kernels/pack_k_rows.hpp"
-#include "simd/avx512_bf16.hpp"
 
 namespace ridge::gemm_detail {
 
-struct AmxBf16Loops {
-  using Pairs = simd::Avx512Bf16Pairs;
-  using Base = Loops<Pairs, kernels::kAvx512Tiles, std::uint16_t, std::uint16_t>;
-  using Problem = GemmProblem<float, std::uint16_t, std::uint16_t>;
-  using PrepackedProblem = GemmProblem<float, float, std::uint16_t>;
-  using TileC = kernels::TileC<float>;
+// V: the vector kernels' traits on the same packed A (simd::Avx512Bf16Pairs or Avx512Int8Quads),
+// SourceA and SourceB as GemmKernels'.
+template <class V, class SourceA, class SourceB>
+struct AmxLoops {
+  using Base = Loops<V, kernels::kAvx512Tiles, SourceA, SourceB>;
+  using T = typename Base::T;
+  using Problem = typename Base::Problem;
+  using PrepackedProblem = typename Base::PrepackedProblem;
+  using TileC = kernels::TileC<T>;
   static constexpr int MR = kernels::kAmxRows;
   static constexpr int NR = kernels::kAmxColumns;
-  static constexpr int kStep = kernels::kAmxPairs;  // GemmKernels::step_multiple
-  static_assert(Base::MR == MR, "A's panels are the VDPBF16PS tiles' own");
+  static constexpr int kStep = kernels::kAmxSlots;  // GemmKernels::step_multiple
+  static constexpr int kGroup = Base::kDepthGroup;  // depths a slot
+  static constexpr bool kQuads = Base::kQuads;
+  static_assert(Base::MR == MR, "A's panels are the vector tiles' own");
 
-  // The pair steps of a k-deep product, whole tile steps.
-  static std::int64_t steps_of(std::int64_t k) { return round_up((k + 1) / 2, kStep); }
+  // The slot steps of a k-deep product, whole tile steps.
+  static std::int64_t steps_of(std::int64_t k) { return round_up((k + kGroup - 1) / kGroup, kStep); }
 
   // The loops over B's panels, the depth's slices and A's blocks, each block's tiles strip by
-  // strip. block_of_a(ic, mc, pc, kc) gives the slots of A's block of rows [ic, ic + mc) over
-  // steps [pc, pc + kc) and the slots between rows a panel apart, row ir's panel at
-  // first + ir * row_slots.
+  // strip. block_of_a(ic, mc, pc, kc) gives A's block of rows [ic, ic + mc) over steps
+  // [pc, pc + kc): row ir's panel at first + ir * row_slots (and with quads adds the block's row
+  // sums to the correction, on the first column panel).
   struct BlockOfA {
-    const float* first;
+    const T* first;
     std::int64_t row_slots;
   };
   template <class P, class AFor>
-  static void run(const P& p, std::int64_t steps, const PackedPlan& plan, std::uint16_t* b_packed,
-                  AFor block_of_a) {
+  static void run(const P& p, std::int64_t steps, const PackedPlan& plan,
+                  const WorkspaceParts<T>& parts, std::byte* work,
+                  [[maybe_unused]] typename Base::Correction& correction, AFor block_of_a) {
     const BlockSizes& bs = plan.blocks;
+    auto* const b_packed = reinterpret_cast<std::uint8_t*>(parts.b(work));
     const kernels::AmxTiles tiles;
     for (std::int64_t jc = 0; jc < p.n; jc += bs.nc) {
       const std::int64_t nc = std::min(bs.nc, p.n - jc);
       for (std::int64_t pc = 0; pc < steps; pc += plan.depth) {
         const std::int64_t kc = std::min(plan.depth, steps - pc);
-        const float beta = pc == 0 ? p.beta : 1.0f;
-        const kernels::Epilogue* epilogue = pc + kc == steps ? p.epilogue : nullptr;
-        const std::int64_t k0 = 2 * pc;
-        const std::int64_t depth = std::min(2 * kc, p.k - k0);
-        for (std::int64_t jr = 0; jr < nc; jr += NR)
-          kernels::pack_k_rows(depth, static_cast<int>(std::min<std::int64_t>(NR, nc - jr)),
-                               p.b + k0 * p.b_rs + (jc + jr) * p.b_cs, p.b_rs, p.b_cs, kc / kStep,
-                               b_packed + jr * 2 * kc);
+        const T beta = pc == 0 ? p.beta : T(1);
+        const bool last_slice = pc + kc == steps;
+        const kernels::Epilogue* epilogue = last_slice ? p.epilogue : nullptr;
+        const std::int64_t k0 = kGroup * pc;
+        const std::int64_t depth = std::min(kGroup * kc, p.k - k0);
+        std::int32_t* column_sums = nullptr;
+        if constexpr (kQuads) {
+          if (pc == 0) correction.start_columns(nc);
+          column_sums = correction.column_sums();
+        }
+        for (std::int64_t jr = 0; jr < nc; jr += NR) {
+          const int n = static_cast<int>(std::min<std::int64_t>(NR, nc - jr));
+          kernels::pack_k_rows(depth, n, p.b + k0 * p.b_rs + (jc + jr) * p.b_cs, p.b_rs, p.b_cs,
+                               kc / kStep, b_packed + jr / NR * kc / kStep * kernels::kAmxStepB,
+                               column_sums != nullptr ? column_sums + jr : nullptr);
+          if constexpr (kQuads) {
+            if (last_slice) correction.finish_columns(jr, n);
+          }
+        }
         for (std::int64_t ic = 0; ic < p.m; ic += bs.mc) {
           const std::int64_t mc = std::min(bs.mc, p.m - ic);
-          const BlockOfA a = block_of_a(ic, mc, pc, kc);
+          const BlockOfA a = block_of_a(ic, mc, pc, kc, jc == 0, last_slice);
           for (std::int64_t jr = 0; jr < nc; jr += NR) {
             const int n = static_cast<int>(std::min<std::int64_t>(NR, nc - jr));
-            const std::uint16_t* b = b_packed + jr * 2 * kc;
+            const std::uint8_t* b = b_packed + jr / NR * kc / kStep * kernels::kAmxStepB;
             for (std::int64_t ir = 0; ir < mc; ir += MR) {
               const int m = static_cast<int>(std::min<std::int64_t>(MR, mc - ir));
               kernels::amx_tile(kc / kStep, a.first + ir * a.row_slots, b,
                                 TileC{p.c + ic + ir + (jc + jr) * p.ldc, p.ldc, m, n, p.alpha, beta});
+            }
+            if constexpr (kQuads) {
+              if (last_slice) correction.apply(p.c + ic + (jc + jr) * p.ldc, p.ldc, ic, mc, jr, n);
             }
             Base::finish(epilogue,
                          TileC{p.c + ic + (jc + jr) * p.ldc, p.ldc, static_cast<int>(mc), n});
@@ -83,37 +104,59 @@ struct AmxBf16Loops {
                      std::byte* work) {
     const std::int64_t steps = steps_of(p.k);
     const PackedPlan plan = packed_plan(steps, model, MR, NR, false, kStep);
-    const WorkspaceParts<float> parts =
-        packed_workspace<float>(p.m, p.n, steps, model, MR, NR, false, false, kStep);
-    float* const a_packed = parts.a(work);
-    run(p, steps, plan, reinterpret_cast<std::uint16_t*>(parts.b(work)),
-        [&](std::int64_t ic, std::int64_t mc, std::int64_t pc, std::int64_t kc) {
-          const std::int64_t k0 = 2 * pc;
-          kernels::pack_pairs_a<Pairs, MR>(mc, std::min(2 * kc, p.k - k0),
-                                           p.a + ic * p.a_rs + k0 * p.a_cs, p.a_rs, p.a_cs, 0,
-                                           a_packed, kc);
+    const WorkspaceParts<T> parts =
+        packed_workspace<T>(p.m, p.n, steps, model, MR, NR, false, kQuads, kStep);
+    T* const a_packed = parts.a(work);
+    typename Base::Correction correction = Base::correction_of(p, parts, work);
+    if constexpr (kQuads) correction.start_rows(p.m);
+    run(p, steps, plan, parts, work, correction,
+        [&](std::int64_t ic, std::int64_t mc, std::int64_t pc, std::int64_t kc,
+            [[maybe_unused]] bool first_panel, [[maybe_unused]] bool last_slice) {
+          const std::int64_t k0 = kGroup * pc;
+          const std::int64_t depth = std::min(kGroup * kc, p.k - k0);
+          const SourceA* a = p.a + ic * p.a_rs + k0 * p.a_cs;
+          if constexpr (kQuads) {
+            kernels::pack_quads_a<V, MR>(mc, depth, a, p.a_rs, p.a_cs, a_packed, kc);
+            if (first_panel) {
+              correction.add_rows(a_packed, ic, mc, kc);
+              if (last_slice) correction.finish_rows(ic, mc);
+            }
+          } else {
+            kernels::pack_pairs_a<V, MR>(mc, depth, a, p.a_rs, p.a_cs, p.a_zero, a_packed, kc);
+          }
           return BlockOfA{a_packed, kc};
         });
   }
 
-  // GemmKernels::prepacked: A's panels (pack_panels) read in place, `depth` steps a slice.
+  // GemmKernels::prepacked: A's panels (Base::pack_panels<kStep>) read in place, `depth` steps a
+  // slice.
   static void prepacked(const PrepackedProblem& p, std::int64_t depth, const BlockSizes& model,
                         int, bool, std::byte* work) {
     const std::int64_t steps = steps_of(p.k);
     const PackedPlan plan{depth, blocks_at_depth(model, depth, MR, NR)};
-    const WorkspaceParts<float> parts =
-        prepacked_workspace<float>(p.m, p.n, steps, depth, model, MR, NR, false);
-    run(p, steps, plan, reinterpret_cast<std::uint16_t*>(parts.b(work)),
-        [&](std::int64_t ic, std::int64_t, std::int64_t pc, std::int64_t) {
+    const WorkspaceParts<T> parts =
+        prepacked_workspace<T>(p.m, p.n, steps, depth, model, MR, NR, false, kQuads);
+    typename Base::Correction correction = Base::correction_of(p, parts, work);
+    if constexpr (kQuads) correction.load_rows(p.a + steps * MR, p.a_rs, p.m);
+    run(p, steps, plan, parts, work, correction,
+        [&](std::int64_t ic, std::int64_t, std::int64_t pc, std::int64_t, bool, bool) {
           return BlockOfA{p.a + ic * p.a_rs + pc * MR, p.a_rs};
         });
   }
-
-  // GemmKernels::pack_panels: [m / MR][steps_of(k)][MR].
-  static void pack_panels(std::int64_t m, std::int64_t k, const std::uint16_t* a, std::int64_t rs,
-                          std::int64_t cs, std::int32_t, float* panels) {
-    kernels::pack_pairs_a<Pairs, MR>(m, k, a, rs, cs, 0, panels, steps_of(k));
-  }
 };
+
+// A kernel set of the vector kernels on V with its packed paths on AMX tiles.
+template <class V, class SourceA, class SourceB>
+GemmKernels<typename V::scalar, SourceA, SourceB> make_amx_kernels(const char* name) {
+  using L = AmxLoops<V, SourceA, SourceB>;
+  auto k = make_gemm_kernels<V, kernels::kAvx512Tiles, SourceA, SourceB>();
+  k.isa = name;
+  k.nr = L::NR;
+  k.step_multiple = L::kStep;
+  k.packed = &L::packed;
+  k.prepacked = &L::prepacked;
+  k.pack_panels = &L::Base::template pack_panels<L::kStep>;
+  return k;
+}
 
 }  // namespace ridge::gemm_detail

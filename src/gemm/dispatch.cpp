@@ -34,7 +34,7 @@ GemmKernels<T, SourceA, SourceB> isa_kernels(Isa isa) {
 #if defined(__x86_64__)
       case Isa::avx512:
         if constexpr (std::is_same_v<SourceA, std::uint16_t>) {
-          if (Machine::current().isa.avx512_bf16 && runtime::amx_usable())
+          if (Machine::current().isa.amx_bf16 && runtime::amx_usable())
             return avx512_amx::gemm_kernels(T{}, SourceA{}, SourceB{});
           if (Machine::current().isa.avx512_bf16)
             return avx512_bf16::gemm_kernels(T{}, SourceA{}, SourceB{});
@@ -45,7 +45,10 @@ GemmKernels<T, SourceA, SourceB> isa_kernels(Isa isa) {
           if (!Machine::current().isa.avx512_vnni) return pairs;
           // The quads' packed path, with the pairs for one column (which streams the weights
           // once at a byte an element either way).
-          GemmKernels<T, SourceA, SourceB> k = avx512_vnni::gemm_kernels(T{}, SourceA{}, SourceB{});
+          GemmKernels<T, SourceA, SourceB> k =
+              Machine::current().isa.amx_int8 && runtime::amx_usable()
+                  ? avx512_amx::gemm_kernels(T{}, SourceA{}, SourceB{})
+                  : avx512_vnni::gemm_kernels(T{}, SourceA{}, SourceB{});
           k.one_column = pairs.one_column;
           k.one_column_rows = pairs.one_column_rows;
           return k;

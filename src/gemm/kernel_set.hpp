@@ -239,9 +239,10 @@ struct GemmKernels {
 // ISA's translation unit (isa_*.cpp). The bf16 GEMM's (C float, A and B bf16 bit patterns) and
 // the int8 GEMM's (C int32, A int8, B uint8 or int8: the internal problem's, whose A is the
 // stored B) run on every path. On AVX-512 the bf16 GEMM is the avx512_amx unit's where the CPU
-// has AMX-BF16 and the OS lets the process use it (runtime/amx.hpp), else the avx512_bf16 unit's
-// where the CPU has AVX512_BF16, and the int8 GEMM the avx512_vnni unit's where it has AVX512_VNNI (its
-// one-column product AVX-512's pairs), else AVX-512's own.
+// has AMX-BF16 and the OS lets the process use the tiles (runtime/amx.hpp), else the
+// avx512_bf16 unit's where the CPU has AVX512_BF16, and the int8 GEMM the avx512_amx unit's
+// where it has AMX-INT8, else the avx512_vnni unit's where it has AVX512_VNNI (its one-column
+// product AVX-512's pairs either way), else AVX-512's own.
 namespace ridge::generic {
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<float> gemm_kernels(float);
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<double> gemm_kernels(double);
@@ -279,6 +280,10 @@ RIDGE_ISA_ENTRY gemm_detail::GemmKernels<float, std::uint16_t, std::uint16_t> ge
 namespace ridge::avx512_amx {
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<float, std::uint16_t, std::uint16_t> gemm_kernels(
     float, std::uint16_t, std::uint16_t);
+RIDGE_ISA_ENTRY gemm_detail::GemmKernels<std::int32_t, std::int8_t, std::uint8_t> gemm_kernels(
+    std::int32_t, std::int8_t, std::uint8_t);
+RIDGE_ISA_ENTRY gemm_detail::GemmKernels<std::int32_t, std::int8_t, std::int8_t> gemm_kernels(
+    std::int32_t, std::int8_t, std::int8_t);
 }  // namespace ridge::avx512_amx
 namespace ridge::avx512_vnni {
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<std::int32_t, std::int8_t, std::uint8_t> gemm_kernels(

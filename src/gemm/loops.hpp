@@ -708,17 +708,20 @@ struct Loops {
     for (; i0 < p.m; i0 += MR) panel_column<1>(p, parts, i0);
   }
 
-  // A's rows [0, m) over depths [0, k) as prepacked() reads them (pack_panels).
+  // A's rows [0, m) over depths [0, k) as prepacked() reads them (pack_panels), each panel's
+  // steps a multiple of Multiple (GemmKernels::step_multiple; pairs and quads).
+  template <int Multiple = 1>
   static void pack_panels(std::int64_t m, std::int64_t k, const SourceA* a, std::int64_t rs,
                           std::int64_t cs, std::int32_t zero, T* panels) {
+    const std::int64_t steps = round_up(depth_steps(k), Multiple);
     if constexpr (kDepthGroup == 1) {
+      static_assert(Multiple == 1);
       kernels::pack_a<V, MR>(m, k, a, rs, cs, panels);
     } else if constexpr (kQuads) {
       // Panel by panel, each followed by its row sums (of A as stored, modulo 2^32).
-      const std::int64_t steps = depth_steps(k);
       for (std::int64_t i0 = 0; i0 < m; i0 += MR, panels += (steps + 1) * MR) {
         const std::int64_t rows = std::min<std::int64_t>(MR, m - i0);
-        kernels::pack_quads_a<V, MR>(rows, k, a + i0 * rs, rs, cs, panels);
+        kernels::pack_quads_a<V, MR>(rows, k, a + i0 * rs, rs, cs, panels, steps);
         std::int32_t* sums = panels + steps * MR;
         for (std::int64_t i = 0; i < MR; ++i) {
           std::uint32_t sum = 0;
@@ -728,7 +731,7 @@ struct Loops {
         }
       }
     } else {
-      kernels::pack_pairs_a<V, MR>(m, k, a, rs, cs, zero, panels);
+      kernels::pack_pairs_a<V, MR>(m, k, a, rs, cs, zero, panels, steps);
     }
   }
   // The fewest columns whose MV-vector strip keeps the FMA units busy: one accumulator per column
@@ -879,7 +882,7 @@ GemmKernels<typename V::scalar, SourceA, SourceB> make_gemm_kernels() {
       .narrow_columns = {L::template kNarrowColumns<1>, L::template kNarrowColumns<2>},
       .packed = &L::packed};
   k.prepacked = &L::prepacked;
-  k.pack_panels = &L::pack_panels;
+  k.pack_panels = &L::template pack_panels<>;
   if constexpr (L::kNative) k.direct = &L::direct;
   if constexpr (!std::is_same_v<typename V::scalar, std::int32_t>)
     k.prepacked_column = &L::prepacked_column;

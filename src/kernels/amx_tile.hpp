@@ -1,24 +1,29 @@
 // The GEMM tile on Intel AMX (Advanced Matrix Extensions): a 32 x 32 tile of C held in four of
-// the eight tile registers (16 rows of 64 bytes each) while the depth runs in blocks of 16 bf16
-// pairs, each block four TDPBF16PS, each of those 16 x 16 x 32 multiply-adds: 256 times the
-// products of one VDPBF16PS. (Intel 64 and IA-32 Architectures Optimization Reference Manual,
-// "Intel AMX"; Intel Architecture Instruction Set Extensions Programming Reference, TDPBF16PS.)
+// the eight tile registers (16 rows of 64 bytes each) while the depth runs in tile steps of 16
+// slots (bf16 pairs or int8 quads), each step four TDPBF16PS (float C) or TDPBUSD (int32 C),
+// each of those 16 x 16 x 16 slot products: 256 times the products of one VDPBF16PS or
+// VPDPBUSD. (Intel 64 and IA-32 Architectures Optimization Reference Manual, "Intel AMX"; Intel
+// Architecture Instruction Set Extensions Programming Reference, TDPBF16PS and TDPBUSD.)
 //
 // The tile instructions name a product's rows as its first operand's (tsrc1, k contiguous in
-// each row) and its columns as the second's (tsrc2, pairs of k interleaved, as VDPBF16PS takes
-// them). The internal problem's C is column-major, so a C tile register's rows are C's columns
-// j (16 floats of rows i each, stored ldc apart as C is), tsrc1 holds B's columns (packed by
-// kernels/pack_k_rows.hpp, 32 depths a row) and tsrc2 A's rows as kernels/pack_pairs.hpp packs
-// them for VDPBF16PS: [pairs][MR] with MR = 32, a register's 16 rows of pairs 128 bytes apart.
+// each row) and its columns as the second's (tsrc2, pairs or quads of k in a 32-bit slot, as
+// VDPBF16PS and VPDPBUSD take them). The internal problem's C is column-major, so a C tile
+// register's rows are C's columns j (16 values of rows i each, stored ldc apart as C is), tsrc1
+// holds B's columns (packed by kernels/pack_k_rows.hpp, 64 bytes of depths a row: unsigned
+// bytes for TDPBUSD) and tsrc2 A's rows as kernels/pack_pairs.hpp and pack_quads.hpp pack them
+// for the vector kernels: [slots][MR] with MR = 32, a register's 16 rows 128 bytes apart.
 //
-// The products are exact and summed in float, pair by pair in depth order into the tile's sums,
-// reading bf16 subnormals as zero and writing float subnormals as zero (as VDPBF16PS).
+// bf16: the products are exact and summed in float, pair by pair in depth order into the tile's
+// sums, reading bf16 subnormals as zero and writing float subnormals as zero (as VDPBF16PS).
+// int8: exact int32 sums, wrapping as VPDPBUSD's do.
 // Include only from sources compiled with the AMX flags (cmake/isa_flags.cmake).
 #pragma once
 
 #include <immintrin.h>
 
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "kernels/microkernel.hpp"
 #include "simd/avx512.hpp"
@@ -27,10 +32,11 @@ namespace ridge::kernels {
 
 inline constexpr int kAmxRows = 32;     // rows of C a tile (MR: A's packed panels)
 inline constexpr int kAmxColumns = 32;  // columns of C a tile (NR: B's packed strips)
-inline constexpr int kAmxPairs = 16;    // depth pairs a tile step takes
-// A step's slots of A (pairs, stored as floats) and values of B (bf16).
-inline constexpr int kAmxStepA = kAmxPairs * kAmxRows;
-inline constexpr int kAmxStepB = 2 * kAmxPairs * kAmxColumns;
+inline constexpr int kAmxSlots = 16;    // depth slots (pairs or quads) a tile step takes
+inline constexpr int kAmxRowBytes = 64;  // a tile register row
+// A step's 32-bit slots of A and bytes of B.
+inline constexpr int kAmxStepA = kAmxSlots * kAmxRows;
+inline constexpr int kAmxStepB = kAmxRowBytes * kAmxColumns;
 
 // The tile registers' shapes for the kernel below (LDTILECFG's 64-byte operand, palette 1):
 // every register 16 rows of 64 bytes. Loaded per calling thread by AmxTiles.
@@ -60,32 +66,42 @@ class AmxTiles {
   AmxTiles& operator=(const AmxTiles&) = delete;
 };
 
-// Registers 0-3 += `steps` tile steps of A's pairs (a, kAmxStepA slots a step) times B's rows
-// (b, kAmxStepB values a step): 0 and 1 columns 0-15 by rows 0-15 and 16-31, 2 and 3 columns
-// 16-31.
-[[gnu::always_inline]] inline void amx_steps(std::int64_t steps, const float* a,
-                                             const std::uint16_t* b) {
+// Registers 0-3 += `steps` tile steps of A's slots (a, kAmxStepA a step) times B's rows (b,
+// kAmxStepB bytes a step): 0 and 1 columns 0-15 by rows 0-15 and 16-31, 2 and 3 columns 16-31.
+// T: C's type, float (bf16 pairs) or int32 (int8 quads).
+template <class T>
+[[gnu::always_inline]] inline void amx_steps(std::int64_t steps, const T* a,
+                                             const std::uint8_t* b) {
   for (std::int64_t s = 0; s < steps; ++s, a += kAmxStepA, b += kAmxStepB) {
-    _tile_loadd(4, b, 2 * kAmxPairs * 2);
-    _tile_loadd(5, b + kAmxStepB / 2, 2 * kAmxPairs * 2);
+    _tile_loadd(4, b, kAmxRowBytes);
+    _tile_loadd(5, b + kAmxStepB / 2, kAmxRowBytes);
     _tile_loadd(6, a, kAmxRows * 4);
     _tile_loadd(7, a + 16, kAmxRows * 4);
-    _tile_dpbf16ps(0, 4, 6);
-    _tile_dpbf16ps(1, 4, 7);
-    _tile_dpbf16ps(2, 5, 6);
-    _tile_dpbf16ps(3, 5, 7);
+    if constexpr (std::is_same_v<T, float>) {
+      _tile_dpbf16ps(0, 4, 6);
+      _tile_dpbf16ps(1, 4, 7);
+      _tile_dpbf16ps(2, 5, 6);
+      _tile_dpbf16ps(3, 5, 7);
+    } else {
+      _tile_dpbusd(0, 4, 6);
+      _tile_dpbusd(1, 4, 7);
+      _tile_dpbusd(2, 5, 6);
+      _tile_dpbusd(3, 5, 7);
+    }
   }
 }
 
 // Registers 0-3 from or to a 32 x 32 column-major block at c, columns ld apart.
-[[gnu::always_inline]] inline void amx_load_c(const float* c, std::int64_t ld) {
+template <class T>
+[[gnu::always_inline]] inline void amx_load_c(const T* c, std::int64_t ld) {
   const std::int64_t stride = ld * 4;
   _tile_loadd(0, c, stride);
   _tile_loadd(1, c + 16, stride);
   _tile_loadd(2, c + 16 * ld, stride);
   _tile_loadd(3, c + 16 * ld + 16, stride);
 }
-[[gnu::always_inline]] inline void amx_store_c(float* c, std::int64_t ld) {
+template <class T>
+[[gnu::always_inline]] inline void amx_store_c(T* c, std::int64_t ld) {
   const std::int64_t stride = ld * 4;
   _tile_stored(0, c, stride);
   _tile_stored(1, c + 16, stride);
@@ -95,13 +111,24 @@ class AmxTiles {
 
 // Copies the rows x cols present of a column-major block (columns from_ld apart) to one whose
 // columns are to_ld apart.
-inline void copy_block(const float* from, std::int64_t from_ld, float* to, std::int64_t to_ld,
-                       int rows, int cols) {
+template <class T>
+void copy_block(const T* from, std::int64_t from_ld, T* to, std::int64_t to_ld, int rows,
+                int cols) {
+  for (int j = 0; j < cols; ++j) std::memcpy(to + j * to_ld, from + j * from_ld, rows * sizeof(T));
+}
+
+// C = alpha AB + beta C on a float tile from AB's sums (ab, columns kAmxRows apart), as the
+// micro-kernel's general case (kernels/microkernel.hpp).
+inline void apply_alpha_beta(const float* ab, const TileC<float>& c) {
   using O = simd::Avx512<float>;
-  for (int j = 0; j < cols; ++j)
-    for (int i = 0; i < rows; i += O::width) {
-      const int n = rows - i < O::width ? rows - i : O::width;
-      O::store_partial(to + j * to_ld + i, O::load_partial(from + j * from_ld + i, n), n);
+  const O::reg alpha = O::set1(c.alpha), beta = O::set1(c.beta);
+  const bool read_c = c.beta != 0;  // beta = 0: NaN already in C does not propagate
+  for (int j = 0; j < c.cols; ++j)
+    for (int i = 0; i < c.rows; i += O::width) {
+      const int n = c.rows - i < O::width ? c.rows - i : O::width;
+      float* cij = c.data + j * c.ld + i;
+      const O::reg old = read_c ? O::mul(beta, O::load_partial(cij, n)) : O::zero();
+      O::store_partial(cij, O::fma(alpha, O::load_partial(ab + j * kAmxRows + i, n), old), n);
     }
 }
 
@@ -109,14 +136,16 @@ inline void copy_block(const float* from, std::int64_t from_ld, float* to, std::
 // past the depth, C = alpha AB + beta C. With alpha = 1 and beta 0 or 1, nearly every call, C's
 // tile starts as zero or as C and takes the products in place (C + p1 + p2 + ...); otherwise the
 // products are summed from zero and C = alpha AB + beta C after, as the micro-kernel does
-// (kernels/microkernel.hpp), one FMA an element. A tile at the edge of C takes the same steps
-// on a copy, so that no element's value depends on where the tiles fall.
-[[gnu::noinline]] inline void amx_tile(std::int64_t steps, const float* a, const std::uint16_t* b,
-                                       const TileC<float>& c) {
+// (kernels/microkernel.hpp), one FMA an element (float C only: the int8 GEMM's products take
+// alpha 1 and beta 0 or 1, kernels/problem.hpp). A tile at the edge of C takes the same steps on
+// a copy, so that no element's value depends on where the tiles fall.
+template <class T>
+[[gnu::noinline]] void amx_tile(std::int64_t steps, const T* a, const std::uint8_t* b,
+                                const TileC<T>& c) {
   const bool full = c.rows == kAmxRows && c.cols == kAmxColumns;
-  alignas(64) float copy[kAmxRows * kAmxColumns];
-  if (c.alpha == 1 && (c.beta == 0 || c.beta == 1)) {
-    float* const tile = full ? c.data : copy;
+  alignas(64) T copy[kAmxRows * kAmxColumns];
+  if (std::is_same_v<T, std::int32_t> || (c.alpha == 1 && (c.beta == 0 || c.beta == 1))) {
+    T* const tile = full ? c.data : copy;
     const std::int64_t ld = full ? c.ld : kAmxRows;
     if (c.beta == 1) {
       if (!full) copy_block(c.data, c.ld, copy, kAmxRows, c.rows, c.cols);
@@ -138,16 +167,7 @@ inline void copy_block(const float* from, std::int64_t from_ld, float* to, std::
   _tile_zero(3);
   amx_steps(steps, a, b);
   amx_store_c(copy, kAmxRows);
-  using O = simd::Avx512<float>;
-  const O::reg alpha = O::set1(c.alpha), beta = O::set1(c.beta);
-  const bool read_c = c.beta != 0;  // beta = 0: NaN already in C does not propagate
-  for (int j = 0; j < c.cols; ++j)
-    for (int i = 0; i < c.rows; i += O::width) {
-      const int n = c.rows - i < O::width ? c.rows - i : O::width;
-      float* cij = c.data + j * c.ld + i;
-      const O::reg old = read_c ? O::mul(beta, O::load_partial(cij, n)) : O::zero();
-      O::store_partial(cij, O::fma(alpha, O::load_partial(copy + j * kAmxRows + i, n), old), n);
-    }
+  if constexpr (std::is_same_v<T, float>) apply_alpha_beta(copy, c);
 }
 
 }  // namespace ridge::kernels

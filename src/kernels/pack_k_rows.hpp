@@ -1,38 +1,84 @@
 // Packing of B for the AMX tile (kernels/amx_tile.hpp), whose first operand holds 16 columns of
-// B as rows of 32 consecutive depths (64 bytes of bf16): a strip of kAmxColumns columns over a
-// depth of k is [ceil(k / 32)][kAmxColumns][32], dst[s * kAmxStepB + j * 32 + d] = B(32 s + d, j),
-// zero past the depth and past the strip's n columns (so that the tile's products there are
-// zero, whatever A holds).
+// B as rows of 64 bytes of consecutive depths (32 bf16 or 64 int8): a strip of kAmxColumns
+// columns over a depth of k is [ceil(k / depths)][kAmxColumns][depths], zero past the depth and
+// past the strip's n columns (so that the tile's products there are zero, whatever A holds).
+// int8 is stored as unsigned bytes, as for the vector kernels (kernels/pack_quads.hpp: int8
+// plus 128), with each column's sum of them added to column_sums where asked.
 #pragma once
+
+#include <immintrin.h>
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "kernels/amx_tile.hpp"
 
 namespace ridge::kernels {
 
 // B's columns [0, n) (n <= kAmxColumns) over depths [0, k), element (p, j) at b[p * rs + j * cs],
-// into `steps` tile steps (steps >= ceil(k / 32)).
-inline void pack_k_rows(std::int64_t k, int n, const std::uint16_t* b, std::int64_t rs,
-                        std::int64_t cs, std::int64_t steps, std::uint16_t* dst) {
-  constexpr int kDepths = 2 * kAmxPairs;
-  std::memset(dst, 0, static_cast<std::size_t>(steps) * kAmxStepB * sizeof(std::uint16_t));
-  if (rs == 1) {
-    // Each column contiguous along the depth (op(A) row-major as stored, the usual case): whole
-    // rows of 64 bytes copied.
+// into `steps` tile steps (steps >= ceil(k / depths)) at dst. S: bf16 bit patterns
+// (std::uint16_t) or 8-bit integers.
+template <class S>
+void pack_k_rows(std::int64_t k, int n, const S* b, std::int64_t rs, std::int64_t cs,
+                 std::int64_t steps, std::uint8_t* dst, std::int32_t* column_sums = nullptr) {
+  constexpr int kDepths = kAmxRowBytes / sizeof(S);
+  std::memset(dst, 0, static_cast<std::size_t>(steps) * kAmxStepB);
+  if constexpr (sizeof(S) == 1) {
+    const std::uint8_t flip = std::is_signed_v<S> ? 0x80 : 0;
+    if (rs == 1) {
+      // Each column contiguous along the depth (op(A) row-major as stored, the usual case): 64
+      // bytes at a time, flipped and summed (VPSADBW) as they pass.
+      const __m512i flips = _mm512_set1_epi8(static_cast<char>(flip));
+      for (int j = 0; j < n; ++j) {
+        __m512i sums = _mm512_setzero_si512();
+        for (std::int64_t s = 0; s * kDepths < k; ++s) {
+          const std::int64_t depths = k - s * kDepths < kDepths ? k - s * kDepths : kDepths;
+          const __mmask64 present = depths == kDepths ? ~__mmask64{0} : (__mmask64{1} << depths) - 1;
+          const __m512i bytes = _mm512_maskz_mov_epi8(
+              present, _mm512_xor_si512(_mm512_maskz_loadu_epi8(present, b + s * kDepths + j * cs),
+                                        flips));
+          _mm512_storeu_si512(dst + s * kAmxStepB + j * kAmxRowBytes, bytes);
+          sums = _mm512_add_epi64(sums, _mm512_sad_epu8(bytes, _mm512_setzero_si512()));
+        }
+        if (column_sums != nullptr) {
+          // (Not _mm512_reduce_add_epi64, which GCC 12 warns reads an uninitialized value.)
+          alignas(64) std::uint64_t lanes[8];
+          _mm512_store_si512(lanes, sums);
+          std::uint64_t sum = 0;
+          for (std::uint64_t lane : lanes) sum += lane;
+          column_sums[j] = static_cast<std::int32_t>(static_cast<std::uint32_t>(column_sums[j]) +
+                                                     static_cast<std::uint32_t>(sum));
+        }
+      }
+      return;
+    }
+    // Otherwise a value at a time.
+    for (int j = 0; j < n; ++j) {
+      std::uint32_t sum = 0;
+      for (std::int64_t p = 0; p < k; ++p) {
+        const std::uint8_t byte = static_cast<std::uint8_t>(b[p * rs + j * cs]) ^ flip;
+        dst[(p / kDepths) * kAmxStepB + j * kAmxRowBytes + p % kDepths] = byte;
+        sum += byte;
+      }
+      if (column_sums != nullptr)
+        column_sums[j] =
+            static_cast<std::int32_t>(static_cast<std::uint32_t>(column_sums[j]) + sum);
+    }
+  } else if (rs == 1) {
+    // Each column contiguous along the depth: whole rows of 64 bytes copied.
     for (std::int64_t s = 0; s * kDepths < k; ++s) {
       const std::int64_t depths = k - s * kDepths < kDepths ? k - s * kDepths : kDepths;
       for (int j = 0; j < n; ++j)
-        std::memcpy(dst + s * kAmxStepB + j * kDepths, b + s * kDepths + j * cs,
-                    static_cast<std::size_t>(depths) * sizeof(std::uint16_t));
+        std::memcpy(dst + s * kAmxStepB + j * kAmxRowBytes, b + s * kDepths + j * cs,
+                    static_cast<std::size_t>(depths) * sizeof(S));
     }
-    return;
-  }
-  // Otherwise a row of B (a depth) at a time, along the columns.
-  for (std::int64_t p = 0; p < k; ++p) {
-    std::uint16_t* row = dst + (p / kDepths) * kAmxStepB + p % kDepths;
-    for (int j = 0; j < n; ++j) row[j * kDepths] = b[p * rs + j * cs];
+  } else {
+    // Otherwise a row of B (a depth) at a time, along the columns.
+    for (std::int64_t p = 0; p < k; ++p) {
+      S* row = reinterpret_cast<S*>(dst + (p / kDepths) * kAmxStepB) + p % kDepths;
+      for (int j = 0; j < n; ++j) row[j * kDepths] = b[p * rs + j * cs];
+    }
   }
 }
 

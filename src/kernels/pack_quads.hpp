@@ -47,14 +47,17 @@ std::int32_t quad_slot(const S* p, std::int64_t stride, std::int64_t present, By
 
 // A block rows [0, m) x depth [0, k), element (i, p) at a[i * rs + p * cs], into ceil(m / MR)
 // micro-panels of ceil(k / 4) steps, each [steps][MR]: dst[panel * steps * MR + s * MR + i].
+// With panel_steps (>= ceil(k / 4)) the panels are that many steps apart, the steps past the
+// depth zero slots (as pack_pairs_a's).
 template <class V, int MR>
 void pack_quads_a(std::int64_t m, std::int64_t k, const std::int8_t* a, std::int64_t rs,
-                  std::int64_t cs, std::int32_t* dst) {
+                  std::int64_t cs, std::int32_t* dst, std::int64_t panel_steps = 0) {
   static_assert(MR % 16 == 0);  // V::store_quad_rows' rows
   const auto as_stored = [](std::int8_t x) {
     return static_cast<std::uint32_t>(static_cast<std::uint8_t>(x));
   };
   const std::int64_t steps = (k + 3) / 4, quads = k / 4;
+  const std::int64_t stride = panel_steps > steps ? panel_steps : steps;
   const std::int64_t full_rows = rs == 1 ? m / MR * MR : 0;
   // Column-contiguous A (the weights of x W, row-major W): depth outermost, eight columns at a
   // time, each panel's run of them fetching the next eight's, as pack_a.
@@ -67,7 +70,7 @@ void pack_quads_a(std::int64_t m, std::int64_t k, const std::int8_t* a, std::int
         simd::prefetch_run(a + i0 + p * cs, MR);
       for (std::int64_t s = s0; s < s_end; ++s)
         for (int i = 0; i < MR; i += 16)
-          V::store_quad_rows(a + i0 + i + 4 * s * cs, cs, dst + i0 * steps + s * MR + i);
+          V::store_quad_rows(a + i0 + i + 4 * s * cs, cs, dst + i0 * stride + s * MR + i);
     }
   }
   // Row-contiguous A with rows a multiple of 4 bytes apart (the weights of x W^T, row-major W,
@@ -76,7 +79,7 @@ void pack_quads_a(std::int64_t m, std::int64_t k, const std::int8_t* a, std::int
   const bool words = cs == 1 && rs % 4 == 0;
   for (std::int64_t i0 = 0; i0 < m; i0 += MR) {
     const int rows = static_cast<int>(std::min<std::int64_t>(m - i0, MR));
-    std::int32_t* panel = dst + i0 * steps;
+    std::int32_t* panel = dst + i0 * stride;
     // Rows [0, shuffled_rows) of slots [0, shuffled) transposed.
     const int shuffled_rows = words ? rows / 4 * 4 : 0;
     const std::int64_t shuffled = words ? quads / 4 * 4 : 0;
@@ -90,6 +93,7 @@ void pack_quads_a(std::int64_t m, std::int64_t k, const std::int8_t* a, std::int
         slots[i] = quad_slot(a + (i0 + i) * rs + 4 * s * cs, cs, k - 4 * s, as_stored);
       for (int i = rows; i < MR; ++i) slots[i] = 0;
     }
+    std::fill(panel + steps * MR, panel + stride * MR, 0);
   }
 }
 

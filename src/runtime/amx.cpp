@@ -31,7 +31,7 @@ bool amx_usable() {
     const char* text = std::getenv("RIDGE_AMX");
     if (text != nullptr && text[0] == '0' && text[1] == '\0') return false;
     const IsaFeatures& f = Machine::current().isa;
-    return f.amx_tile && f.amx_bf16 && permitted();
+    return f.amx_tile && permitted();
   }();
   return usable;
 }

@@ -20,6 +20,7 @@
 #include "gemm/loops.hpp"
 #include "ridge/machine.hpp"
 #include "ridge/ridge.h"
+#include "runtime/amx.hpp"
 #include "simd/generic.hpp"
 #include "simd/generic_int16_pairs.hpp"
 #include "support/isa_paths.hpp"
@@ -55,7 +56,7 @@ void sweep_packed(const Int8Kernels<SourceB>& kernels) {
   int index = 0;
   for (int m : ms)
     for (int n : ns)
-      for (int k : {1, 2, 7, 8, 9, 17, 35})
+      for (int k : {1, 2, 7, 8, 9, 17, 35, 131})
         for (bool a_rows : {false, true})      // A column- or row-contiguous
           for (bool b_rows : {false, true}) {  // B likewise
             ++index;
@@ -74,9 +75,11 @@ void sweep_packed(const Int8Kernels<SourceB>& kernels) {
             p.a_zero = index % 3 == 0 ? 0 : -128 + index % 256;
             p.b_zero = index % 2 == 0 ? 0 : index % 256 - (std::is_signed_v<SourceB> ? 128 : 0);
             p.c = c.data(), p.ldc = ldc;
+            const std::int64_t steps =
+                gemm_detail::round_up((k + group - 1) / group, kernels.step_multiple);
             std::vector<std::byte> work(
-                gemm_detail::packed_workspace<std::int32_t>(m, n, (k + group - 1) / group, small,
-                                                            mr, nr, false, group == 4)
+                gemm_detail::packed_workspace<std::int32_t>(m, n, steps, small, mr, nr, false,
+                                                            group == 4, kernels.step_multiple)
                     .bytes());
             kernels.packed(p, small, {false, 2 * (index % 7)}, work.data());
             for (std::int64_t j = 0; j < n; ++j) {
@@ -175,6 +178,19 @@ TEST_P(GemmInt8Loops, PackedPathIsExactAcrossEveryBlockBoundary) {
   sweep_packed<std::uint8_t>(GetParam());
   sweep_packed<std::int8_t>(GetParam());
 }
+
+#if defined(__x86_64__)
+// The AMX tiles' packed path by name, whichever the dispatch picks here.
+TEST(GemmInt8, AmxKernelsAreExactAcrossEveryBlockBoundary) {
+  if (!Machine::current().isa.amx_int8 || !runtime::amx_usable())
+    GTEST_SKIP() << "AMX-INT8 is not usable here";
+  const auto u8 = avx512_amx::gemm_kernels(std::int32_t{}, std::int8_t{}, std::uint8_t{});
+  const auto s8 = avx512_amx::gemm_kernels(std::int32_t{}, std::int8_t{}, std::int8_t{});
+  ASSERT_EQ(u8.step_multiple, 16);
+  sweep_packed(u8);
+  sweep_packed(s8);
+}
+#endif
 
 // The loops on int8 quads (packing, zero-point correction) on any CPU: on portable traits that
 // do what VPDPBUSD does (simd/avx512_int8_quads.hpp), four lanes of 32 bits.
