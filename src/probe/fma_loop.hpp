@@ -114,3 +114,7 @@ RIDGE_ISA_ENTRY probe::FmaLoops fma_loops();
 namespace ridge::avx512_bf16 {
 RIDGE_ISA_ENTRY probe::DotLoops dot_loops();
 }  // namespace ridge::avx512_bf16
+namespace ridge::avx512_amx {
+// TDPBF16PS and TDPBUSD on tile registers, the chains being accumulator tiles.
+RIDGE_ISA_ENTRY probe::DotLoops tile_loops();
+}  // namespace ridge::avx512_amx

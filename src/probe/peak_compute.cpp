@@ -7,6 +7,7 @@
 #include "probe/fma_loop.hpp"
 #include "probe/pinned_team.hpp"
 #include "ridge/machine.hpp"
+#include "runtime/amx.hpp"
 
 namespace ridge::probe {
 namespace {
@@ -87,6 +88,13 @@ std::vector<PeakCase> peak_cases(const IsaFeatures& features, bool avx2_supporte
     const DotLoops dots = avx512_bf16::dot_loops();
     if (features.avx512_bf16) cases.push_back({"avx512", "bf16", dots.bf16});
     if (features.avx512_vnni) cases.push_back({"avx512", "int8", dots.int8});
+    // The tile unit, where the GEMMs on these types take it (gemm/dispatch.cpp): its rate is
+    // the peak they are held to.
+    if ((features.amx_bf16 || features.amx_int8) && runtime::amx_usable()) {
+      const DotLoops tiles = avx512_amx::tile_loops();
+      if (features.amx_bf16) cases.push_back({"amx", "bf16", tiles.bf16});
+      if (features.amx_int8) cases.push_back({"amx", "int8", tiles.int8});
+    }
   }
 #else
   (void)features, (void)avx2_supported, (void)avx512_supported;

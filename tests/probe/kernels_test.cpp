@@ -15,6 +15,7 @@
 #include "support/isa_paths.hpp"
 #include "ridge/machine.hpp"
 #include "ridge/probe.hpp"
+#include "runtime/amx.hpp"
 
 namespace ridge::test {
 namespace {
@@ -96,6 +97,28 @@ TEST(PeakLoops, DotProductsComputeTheirSums) {
     EXPECT_EQ(sink, 2 * per_lane);
   }
 }
+
+#if defined(__x86_64__)
+TEST(PeakLoops, TileProductsComputeTheirSums) {
+  const IsaFeatures& f = Machine::current().isa;
+  if (!f.amx_int8 || !f.amx_bf16 || !runtime::amx_usable()) GTEST_SKIP() << "no AMX here";
+  const probe::DotLoops tiles = avx512_amx::tile_loops();
+  constexpr std::int64_t kSteps = 1000;
+  // int8: every step adds 64 x (3 x -2) to each element of each accumulator tile; the sink holds
+  // the sum of their first elements.
+  for (const probe::ChainedLoop& loop : {tiles.int8.base, tiles.int8.more}) {
+    volatile double sink = 0;
+    EXPECT_EQ(loop.run(kSteps, &sink), kSteps * loop.chains * 16 * 16 * 64 * 2);
+    EXPECT_EQ(sink, -384.0 * kSteps * loop.chains);
+  }
+  // bf16: 32 x (2^-10 x 2^-11) a step, exact in float over these steps.
+  for (const probe::ChainedLoop& loop : {tiles.bf16.base, tiles.bf16.more}) {
+    volatile double sink = 0;
+    EXPECT_EQ(loop.run(kSteps, &sink), kSteps * loop.chains * 16 * 16 * 32 * 2);
+    EXPECT_EQ(sink, std::ldexp(32.0 * kSteps, -21) * loop.chains);
+  }
+}
+#endif
 
 TEST(PeakLoops, GuardsSkipWhatTheCpuLacks) {
   // A CPU with no AVX at all gets only the baseline loops.
