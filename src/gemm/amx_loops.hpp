@@ -83,10 +83,21 @@ struct AmxLoops {
           for (std::int64_t jr = 0; jr < nc; jr += NR) {
             const int n = static_cast<int>(std::min<std::int64_t>(NR, nc - jr));
             const std::uint8_t* b = b_packed + jr / NR * kc / kStep * kernels::kAmxStepB;
-            for (std::int64_t ir = 0; ir < mc; ir += MR) {
+            // The strip after this one (after the last, the first, for the next block), fetched
+            // into L2 by this strip's tiles, an even share each.
+            const std::int64_t strip_lines = kc / kStep * kernels::kAmxStepB / simd::kLineBytes;
+            const std::int64_t tiles_in_strip = (mc + MR - 1) / MR;
+            const std::int64_t tile_lines = (strip_lines + tiles_in_strip - 1) / tiles_in_strip;
+            const std::uint8_t* following =
+                b_packed + (jr / NR + 1) % ((nc + NR - 1) / NR) * strip_lines * simd::kLineBytes;
+            for (std::int64_t ir = 0, t = 0; ir < mc; ir += MR, ++t) {
               const int m = static_cast<int>(std::min<std::int64_t>(MR, mc - ir));
-              kernels::amx_tile(kc / kStep, a.first + ir * a.row_slots, b,
-                                TileC{p.c + ic + ir + (jc + jr) * p.ldc, p.ldc, m, n, p.alpha, beta});
+              const std::int64_t first = std::min(t * tile_lines, strip_lines);
+              kernels::amx_tile(
+                  kc / kStep, a.first + ir * a.row_slots, b,
+                  TileC{p.c + ic + ir + (jc + jr) * p.ldc, p.ldc, m, n, p.alpha, beta},
+                  FetchLines(following + first * simd::kLineBytes,
+                             std::min(tile_lines, strip_lines - first), kc / kStep));
             }
             if constexpr (kQuads) {
               if (last_slice) correction.apply(p.c + ic + (jc + jr) * p.ldc, p.ldc, ic, mc, jr, n);
@@ -98,6 +109,27 @@ struct AmxLoops {
       }
     }
   }
+
+  // What a tile does beside its steps: fetches `lines` lines from `next` on into L2, evenly over
+  // its `steps` steps. B's next strip, 64 KiB at the usual 512 steps a slice, would otherwise
+  // come from L3 when its first tile needs it. Measured on the 2-vCPU Xeon guest, 2 threads,
+  // against none, alternated, two runs: bf16 1024^3 1.04-1.10x, 4096^3 1.02-1.07x, 512 x 4096 x
+  // 11008 1.03-1.06x; u8s8 4096^3 1.01-1.02x.
+  class FetchLines {
+   public:
+    FetchLines(const std::uint8_t* next, std::int64_t lines, std::int64_t steps)
+        : next_(next), left_(lines), per_step_(steps > 0 ? (lines + steps - 1) / steps : 0) {}
+    [[gnu::always_inline]] void step() {
+      for (std::int64_t i = 0; i < per_step_ && left_ > 0; ++i, --left_) {
+        __builtin_prefetch(next_, 0, 2);
+        next_ += simd::kLineBytes;
+      }
+    }
+
+   private:
+    const std::uint8_t* next_;
+    std::int64_t left_, per_step_;
+  };
 
   // GemmKernels::packed.
   static void packed(const Problem& p, const BlockSizes& model, const PackedOptions&,

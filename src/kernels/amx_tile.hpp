@@ -68,10 +68,11 @@ class AmxTiles {
 
 // Registers 0-3 += `steps` tile steps of A's slots (a, kAmxStepA a step) times B's rows (b,
 // kAmxStepB bytes a step): 0 and 1 columns 0-15 by rows 0-15 and 16-31, 2 and 3 columns 16-31.
-// T: C's type, float (bf16 pairs) or int32 (int8 quads).
-template <class T>
+// T: C's type, float (bf16 pairs) or int32 (int8 quads). Each step also does a step of `side`'s
+// work, on the core's load ports while the tile unit multiplies.
+template <class T, class Side>
 [[gnu::always_inline]] inline void amx_steps(std::int64_t steps, const T* a,
-                                             const std::uint8_t* b) {
+                                             const std::uint8_t* b, Side& side) {
   for (std::int64_t s = 0; s < steps; ++s, a += kAmxStepA, b += kAmxStepB) {
     _tile_loadd(4, b, kAmxRowBytes);
     _tile_loadd(5, b + kAmxStepB / 2, kAmxRowBytes);
@@ -88,6 +89,7 @@ template <class T>
       _tile_dpbusd(2, 5, 6);
       _tile_dpbusd(3, 5, 7);
     }
+    side.step();
   }
 }
 
@@ -138,10 +140,11 @@ inline void apply_alpha_beta(const float* ab, const TileC<float>& c) {
 // products are summed from zero and C = alpha AB + beta C after, as the micro-kernel does
 // (kernels/microkernel.hpp), one FMA an element (float C only: the int8 GEMM's products take
 // alpha 1 and beta 0 or 1, kernels/problem.hpp). A tile at the edge of C takes the same steps on
-// a copy, so that no element's value depends on where the tiles fall.
-template <class T>
+// a copy, so that no element's value depends on where the tiles fall. Each step also does a
+// step of `side`'s work (amx_steps).
+template <class T, class Side>
 [[gnu::noinline]] void amx_tile(std::int64_t steps, const T* a, const std::uint8_t* b,
-                                const TileC<T>& c) {
+                                const TileC<T>& c, Side side) {
   const bool full = c.rows == kAmxRows && c.cols == kAmxColumns;
   alignas(64) T copy[kAmxRows * kAmxColumns];
   if (std::is_same_v<T, std::int32_t> || (c.alpha == 1 && (c.beta == 0 || c.beta == 1))) {
@@ -156,7 +159,7 @@ template <class T>
       _tile_zero(2);
       _tile_zero(3);
     }
-    amx_steps(steps, a, b);
+    amx_steps(steps, a, b, side);
     amx_store_c(tile, ld);
     if (!full) copy_block(copy, kAmxRows, c.data, c.ld, c.rows, c.cols);
     return;
@@ -165,7 +168,7 @@ template <class T>
   _tile_zero(1);
   _tile_zero(2);
   _tile_zero(3);
-  amx_steps(steps, a, b);
+  amx_steps(steps, a, b, side);
   amx_store_c(copy, kAmxRows);
   if constexpr (std::is_same_v<T, float>) apply_alpha_beta(copy, c);
 }
