@@ -93,11 +93,20 @@ struct AmxLoops {
             for (std::int64_t ir = 0, t = 0; ir < mc; ir += MR, ++t) {
               const int m = static_cast<int>(std::min<std::int64_t>(MR, mc - ir));
               const std::int64_t first = std::min(t * tile_lines, strip_lines);
+              // With one strip, the next tile's panel of A instead: A packed beforehand comes
+              // from memory (PackedMatrix; measured with one strip, 8 to 32 rows of x, 2 threads:
+              // bf16 1.10-1.16x, u8s8 1.03-1.11x).
+              const bool last_tile = ir + MR >= mc;
+              const FetchLines fetch =
+                  nc <= NR ? FetchLines(reinterpret_cast<const std::uint8_t*>(
+                                            a.first + (last_tile ? ir : ir + MR) * a.row_slots),
+                                        last_tile ? 0 : kc * MR * sizeof(T) / simd::kLineBytes,
+                                        kc / kStep)
+                           : FetchLines(following + first * simd::kLineBytes,
+                                        std::min(tile_lines, strip_lines - first), kc / kStep);
               kernels::amx_tile(
                   kc / kStep, a.first + ir * a.row_slots, b,
-                  TileC{p.c + ic + ir + (jc + jr) * p.ldc, p.ldc, m, n, p.alpha, beta},
-                  FetchLines(following + first * simd::kLineBytes,
-                             std::min(tile_lines, strip_lines - first), kc / kStep));
+                  TileC{p.c + ic + ir + (jc + jr) * p.ldc, p.ldc, m, n, p.alpha, beta}, fetch);
             }
             if constexpr (kQuads) {
               if (last_slice) correction.apply(p.c + ic + (jc + jr) * p.ldc, p.ldc, ic, mc, jr, n);
@@ -163,11 +172,26 @@ struct AmxLoops {
   // GemmKernels::prepacked: A's panels (Base::pack_panels<kStep>) read in place, `depth` steps a
   // slice.
   static void prepacked(const PrepackedProblem& p, std::int64_t depth, const BlockSizes& model,
-                        int, bool, std::byte* work) {
+                        int fma_chains, bool, std::byte* work) {
     const std::int64_t steps = steps_of(p.k);
     const PackedPlan plan{depth, blocks_at_depth(model, depth, MR, NR)};
     const WorkspaceParts<T> parts =
         prepacked_workspace<T>(p.m, p.n, steps, depth, model, MR, NR, false, kQuads);
+    if constexpr (kQuads) {
+      // A product of a few columns (rows of x) streams the weights, which the vector tiles read
+      // faster than the tile registers, whose 16 columns would be mostly zero: where the
+      // VPDPBUSD loops' workspace fits in this one (they read the same panels). Measured on the
+      // 2-vCPU Xeon guest, u8s8 1 x 4096 x 4096 on 2 threads: 108.6 GOP/s on VPDPBUSD, 94-100 on
+      // AMX tiles, 90-95 unpacked; 8 x 4096 x 4096 758-816 against 712-766.
+      constexpr std::int64_t kVectorColumns = 8;
+      if (p.n <= kVectorColumns &&
+          prepacked_workspace<T>(p.m, p.n, Base::depth_steps(p.k), depth, model, MR, Base::NR,
+                                 false, true)
+                  .bytes() <= parts.bytes()) {
+        Base::prepacked(p, depth, model, fma_chains, false, work);
+        return;
+      }
+    }
     typename Base::Correction correction = Base::correction_of(p, parts, work);
     if constexpr (kQuads) correction.load_rows(p.a + steps * MR, p.a_rs, p.m);
     run(p, steps, plan, parts, work, correction,

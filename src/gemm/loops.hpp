@@ -504,7 +504,8 @@ struct Loops {
         prepacked_workspace<T>(p.m, p.n, steps, depth, model, MR, NR, b_in_place, kQuads);
     T* const b_packed = parts.b(work);
     [[maybe_unused]] Correction correction = correction_of(p, parts, work);
-    if constexpr (kQuads) correction.load_rows(p.a + steps * MR, p.a_rs, p.m);
+    // (The sums follow the panel's last step, past any padding: prepacked_panel_steps.)
+    if constexpr (kQuads) correction.load_rows(p.a + (p.a_rs - 1) * MR, p.a_rs, p.m);
     // One tile: rows ir, B's strip of n columns from jr at b_packed + b (or in place), depth
     // steps pc to pc + kc.
     const auto tile = [&](std::int64_t ir, std::int64_t jr, int n, std::int64_t pc, std::int64_t kc,

@@ -67,48 +67,68 @@ class AmxTiles {
 };
 
 // Registers 0-3 += `steps` tile steps of A's slots (a, kAmxStepA a step) times B's rows (b,
-// kAmxStepB bytes a step): 0 and 1 columns 0-15 by rows 0-15 and 16-31, 2 and 3 columns 16-31.
-// T: C's type, float (bf16 pairs) or int32 (int8 quads). Each step also does a step of `side`'s
-// work, on the core's load ports while the tile unit multiplies.
-template <class T, class Side>
+// kAmxStepB bytes a step): 0 and 1 columns 0-15 by rows 0-15 and 16-31, 2 and 3 columns 16-31
+// (with Columns = 16, registers 0 and 1 alone: a strip of at most 16 columns, B's zero columns
+// not multiplied). T: C's type, float (bf16 pairs) or int32 (int8 quads). Each step also does a
+// step of `side`'s work, on the core's load ports while the tile unit multiplies.
+template <class T, int Columns, class Side>
 [[gnu::always_inline]] inline void amx_steps(std::int64_t steps, const T* a,
                                              const std::uint8_t* b, Side& side) {
+  static_assert(Columns == 16 || Columns == 32);
   for (std::int64_t s = 0; s < steps; ++s, a += kAmxStepA, b += kAmxStepB) {
     _tile_loadd(4, b, kAmxRowBytes);
-    _tile_loadd(5, b + kAmxStepB / 2, kAmxRowBytes);
+    if constexpr (Columns == 32) _tile_loadd(5, b + kAmxStepB / 2, kAmxRowBytes);
     _tile_loadd(6, a, kAmxRows * 4);
     _tile_loadd(7, a + 16, kAmxRows * 4);
     if constexpr (std::is_same_v<T, float>) {
       _tile_dpbf16ps(0, 4, 6);
       _tile_dpbf16ps(1, 4, 7);
-      _tile_dpbf16ps(2, 5, 6);
-      _tile_dpbf16ps(3, 5, 7);
+      if constexpr (Columns == 32) {
+        _tile_dpbf16ps(2, 5, 6);
+        _tile_dpbf16ps(3, 5, 7);
+      }
     } else {
       _tile_dpbusd(0, 4, 6);
       _tile_dpbusd(1, 4, 7);
-      _tile_dpbusd(2, 5, 6);
-      _tile_dpbusd(3, 5, 7);
+      if constexpr (Columns == 32) {
+        _tile_dpbusd(2, 5, 6);
+        _tile_dpbusd(3, 5, 7);
+      }
     }
     side.step();
   }
 }
 
-// Registers 0-3 from or to a 32 x 32 column-major block at c, columns ld apart.
-template <class T>
+// Registers 0-3 (0 and 1) zeroed, or from or to a 32 x Columns column-major block at c,
+// columns ld apart.
+template <int Columns>
+[[gnu::always_inline]] inline void amx_zero_c() {
+  _tile_zero(0);
+  _tile_zero(1);
+  if constexpr (Columns == 32) {
+    _tile_zero(2);
+    _tile_zero(3);
+  }
+}
+template <int Columns, class T>
 [[gnu::always_inline]] inline void amx_load_c(const T* c, std::int64_t ld) {
   const std::int64_t stride = ld * 4;
   _tile_loadd(0, c, stride);
   _tile_loadd(1, c + 16, stride);
-  _tile_loadd(2, c + 16 * ld, stride);
-  _tile_loadd(3, c + 16 * ld + 16, stride);
+  if constexpr (Columns == 32) {
+    _tile_loadd(2, c + 16 * ld, stride);
+    _tile_loadd(3, c + 16 * ld + 16, stride);
+  }
 }
-template <class T>
+template <int Columns, class T>
 [[gnu::always_inline]] inline void amx_store_c(T* c, std::int64_t ld) {
   const std::int64_t stride = ld * 4;
   _tile_stored(0, c, stride);
   _tile_stored(1, c + 16, stride);
-  _tile_stored(2, c + 16 * ld, stride);
-  _tile_stored(3, c + 16 * ld + 16, stride);
+  if constexpr (Columns == 32) {
+    _tile_stored(2, c + 16 * ld, stride);
+    _tile_stored(3, c + 16 * ld + 16, stride);
+  }
 }
 
 // Copies the rows x cols present of a column-major block (columns from_ld apart) to one whose
@@ -140,37 +160,41 @@ inline void apply_alpha_beta(const float* ab, const TileC<float>& c) {
 // products are summed from zero and C = alpha AB + beta C after, as the micro-kernel does
 // (kernels/microkernel.hpp), one FMA an element (float C only: the int8 GEMM's products take
 // alpha 1 and beta 0 or 1, kernels/problem.hpp). A tile at the edge of C takes the same steps on
-// a copy, so that no element's value depends on where the tiles fall. Each step also does a
-// step of `side`'s work (amx_steps).
-template <class T, class Side>
-[[gnu::noinline]] void amx_tile(std::int64_t steps, const T* a, const std::uint8_t* b,
-                                const TileC<T>& c, Side side) {
-  const bool full = c.rows == kAmxRows && c.cols == kAmxColumns;
-  alignas(64) T copy[kAmxRows * kAmxColumns];
+// a copy, so that no element's value depends on where the tiles fall; one of at most 16 columns
+// runs half the tile registers. Each step also does a step of `side`'s work (amx_steps).
+template <int Columns, class T, class Side>
+[[gnu::always_inline]] inline void amx_tile_of(std::int64_t steps, const T* a,
+                                               const std::uint8_t* b, const TileC<T>& c,
+                                               Side& side) {
+  const bool full = c.rows == kAmxRows && c.cols == Columns;
+  alignas(64) T copy[kAmxRows * Columns];
   if (std::is_same_v<T, std::int32_t> || (c.alpha == 1 && (c.beta == 0 || c.beta == 1))) {
     T* const tile = full ? c.data : copy;
     const std::int64_t ld = full ? c.ld : kAmxRows;
     if (c.beta == 1) {
       if (!full) copy_block(c.data, c.ld, copy, kAmxRows, c.rows, c.cols);
-      amx_load_c(tile, ld);
+      amx_load_c<Columns>(tile, ld);
     } else {
-      _tile_zero(0);
-      _tile_zero(1);
-      _tile_zero(2);
-      _tile_zero(3);
+      amx_zero_c<Columns>();
     }
-    amx_steps(steps, a, b, side);
-    amx_store_c(tile, ld);
+    amx_steps<T, Columns>(steps, a, b, side);
+    amx_store_c<Columns>(tile, ld);
     if (!full) copy_block(copy, kAmxRows, c.data, c.ld, c.rows, c.cols);
     return;
   }
-  _tile_zero(0);
-  _tile_zero(1);
-  _tile_zero(2);
-  _tile_zero(3);
-  amx_steps(steps, a, b, side);
-  amx_store_c(copy, kAmxRows);
+  amx_zero_c<Columns>();
+  amx_steps<T, Columns>(steps, a, b, side);
+  amx_store_c<Columns>(copy, kAmxRows);
   if constexpr (std::is_same_v<T, float>) apply_alpha_beta(copy, c);
+}
+template <class T, class Side>
+[[gnu::noinline]] void amx_tile(std::int64_t steps, const T* a, const std::uint8_t* b,
+                                const TileC<T>& c, Side side) {
+  if (c.cols <= 16) {
+    amx_tile_of<16>(steps, a, b, c, side);
+  } else {
+    amx_tile_of<32>(steps, a, b, c, side);
+  }
 }
 
 }  // namespace ridge::kernels
