@@ -37,12 +37,14 @@ struct AmxLoops {
   static_assert(Base::MR == MR, "A's panels are the vector tiles' own");
 
   // The slot steps of a k-deep product, whole tile steps.
-  static std::int64_t steps_of(std::int64_t k) { return round_up((k + kGroup - 1) / kGroup, kStep); }
+  static std::int64_t steps_of(std::int64_t k) {
+    return round_up((k + kGroup - 1) / kGroup, kStep);
+  }
 
   // The loops over B's panels, the depth's slices and A's blocks, each block's tiles strip by
-  // strip. block_of_a(ic, mc, pc, kc) gives A's block of rows [ic, ic + mc) over steps
-  // [pc, pc + kc): row ir's panel at first + ir * row_slots (and with quads adds the block's row
-  // sums to the correction, on the first column panel).
+  // strip. block_of_a(ic, mc, pc, kc, first_panel, last_slice) gives A's block of rows
+  // [ic, ic + mc) over steps [pc, pc + kc): row ir's panel at first + ir * row_slots (packing it
+  // adds its rows' sums to the correction where quads need them: on B's first panel).
   struct BlockOfA {
     const T* first;
     std::int64_t row_slots;
@@ -184,10 +186,9 @@ struct AmxLoops {
       // 2-vCPU Xeon guest, u8s8 1 x 4096 x 4096 on 2 threads: 108.6 GOP/s on VPDPBUSD, 94-100 on
       // AMX tiles, 90-95 unpacked; 8 x 4096 x 4096 758-816 against 712-766.
       constexpr std::int64_t kVectorColumns = 8;
-      if (p.n <= kVectorColumns &&
-          prepacked_workspace<T>(p.m, p.n, Base::depth_steps(p.k), depth, model, MR, Base::NR,
-                                 false, true)
-                  .bytes() <= parts.bytes()) {
+      if (p.n <= kVectorColumns && prepacked_workspace<T>(p.m, p.n, Base::depth_steps(p.k), depth,
+                                                          model, MR, Base::NR, false, true)
+                                           .bytes() <= parts.bytes()) {
         Base::prepacked(p, depth, model, fma_chains, false, work);
         return;
       }

@@ -140,8 +140,8 @@ BlockSizes tile_register_block_sizes(const Machine& machine, int mr, int nr, int
   const BlockSizes model = derive_block_sizes(machine, mr, nr, step_bytes);
   BlockSizes b = blocks_at_depth(model, kSteps, mr, nr);
   b.kc = kSteps;
-  b.mc = round_down(kernels::streamed_capacity(machine.data_cache(2)) / 2 / (kSteps * step_bytes),
-                    mr);
+  b.mc =
+      round_down(kernels::streamed_capacity(machine.data_cache(2)) / 2 / (kSteps * step_bytes), mr);
   b.a_level = 2;
   return b;
 }

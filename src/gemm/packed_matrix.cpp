@@ -39,10 +39,9 @@ void pack_panels(PackedMatrix::Storage& s, std::int64_t n, std::int64_t k, const
   const gemm_detail::GemmKernels<T, SourceA, SourceB>& kernels =
       gemm_detail::gemm_kernels<T, SourceA, SourceB>(s.prepacked.isa).kernels;
   const std::int64_t rows = (n + kernels.mr - 1) / kernels.mr * kernels.mr;
-  s.data = allocate(rows *
-                    gemm_detail::prepacked_panel_steps(k, kernels.depth_group,
-                                                       kernels.step_multiple) *
-                    std::int64_t{sizeof(T)});
+  s.data = allocate(
+      rows * gemm_detail::prepacked_panel_steps(k, kernels.depth_group, kernels.step_multiple) *
+      std::int64_t{sizeof(T)});
   kernels.pack_panels(n, k, b, s.prepacked.rs, s.prepacked.cs, zero,
                       reinterpret_cast<T*>(s.data.get()));
   s.panels = true;

@@ -30,9 +30,9 @@
 
 namespace ridge::kernels {
 
-inline constexpr int kAmxRows = 32;     // rows of C a tile (MR: A's packed panels)
-inline constexpr int kAmxColumns = 32;  // columns of C a tile (NR: B's packed strips)
-inline constexpr int kAmxSlots = 16;    // depth slots (pairs or quads) a tile step takes
+inline constexpr int kAmxRows = 32;      // rows of C a tile (MR: A's packed panels)
+inline constexpr int kAmxColumns = 32;   // columns of C a tile (NR: B's packed strips)
+inline constexpr int kAmxSlots = 16;     // depth slots (pairs or quads) a tile step takes
 inline constexpr int kAmxRowBytes = 64;  // a tile register row
 // A step's 32-bit slots of A and bytes of B.
 inline constexpr int kAmxStepA = kAmxSlots * kAmxRows;
@@ -72,8 +72,8 @@ class AmxTiles {
 // not multiplied). T: C's type, float (bf16 pairs) or int32 (int8 quads). Each step also does a
 // step of `side`'s work, on the core's load ports while the tile unit multiplies.
 template <class T, int Columns, class Side>
-[[gnu::always_inline]] inline void amx_steps(std::int64_t steps, const T* a,
-                                             const std::uint8_t* b, Side& side) {
+[[gnu::always_inline]] inline void amx_steps(std::int64_t steps, const T* a, const std::uint8_t* b,
+                                             Side& side) {
   static_assert(Columns == 16 || Columns == 32);
   for (std::int64_t s = 0; s < steps; ++s, a += kAmxStepA, b += kAmxStepB) {
     _tile_loadd(4, b, kAmxRowBytes);

@@ -34,10 +34,11 @@ void pack_k_rows(std::int64_t k, int n, const S* b, std::int64_t rs, std::int64_
         __m512i sums = _mm512_setzero_si512();
         for (std::int64_t s = 0; s * kDepths < k; ++s) {
           const std::int64_t depths = k - s * kDepths < kDepths ? k - s * kDepths : kDepths;
-          const __mmask64 present = depths == kDepths ? ~__mmask64{0} : (__mmask64{1} << depths) - 1;
+          const __mmask64 present =
+              depths == kDepths ? ~__mmask64{0} : (__mmask64{1} << depths) - 1;
           const __m512i bytes = _mm512_maskz_mov_epi8(
-              present, _mm512_xor_si512(_mm512_maskz_loadu_epi8(present, b + s * kDepths + j * cs),
-                                        flips));
+              present,
+              _mm512_xor_si512(_mm512_maskz_loadu_epi8(present, b + s * kDepths + j * cs), flips));
           _mm512_storeu_si512(dst + s * kAmxStepB + j * kAmxRowBytes, bytes);
           sums = _mm512_add_epi64(sums, _mm512_sad_epu8(bytes, _mm512_setzero_si512()));
         }

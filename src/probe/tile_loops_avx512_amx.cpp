@@ -34,12 +34,24 @@ std::int64_t tile_chains(std::int64_t iterations, volatile double* sink) {
   for (int t = 0; t < Tiles; ++t) {
     // (_tile_zero takes an immediate.)
     switch (t) {
-      case 0: _tile_zero(0); break;
-      case 1: _tile_zero(1); break;
-      case 2: _tile_zero(2); break;
-      case 3: _tile_zero(3); break;
-      case 4: _tile_zero(4); break;
-      default: _tile_zero(5); break;
+      case 0:
+        _tile_zero(0);
+        break;
+      case 1:
+        _tile_zero(1);
+        break;
+      case 2:
+        _tile_zero(2);
+        break;
+      case 3:
+        _tile_zero(3);
+        break;
+      case 4:
+        _tile_zero(4);
+        break;
+      default:
+        _tile_zero(5);
+        break;
     }
   }
 #define RIDGE_TILE_DP(c, x, y) \
