@@ -37,9 +37,7 @@ struct AmxLoops {
   static_assert(Base::MR == MR, "A's panels are the vector tiles' own");
 
   // The slot steps of a k-deep product, whole tile steps.
-  static std::int64_t steps_of(std::int64_t k) {
-    return round_up((k + kGroup - 1) / kGroup, kStep);
-  }
+  static std::int64_t steps_of(std::int64_t k) { return round_up(Base::depth_steps(k), kStep); }
 
   // The loops over B's panels, the depth's slices and A's blocks, each block's tiles strip by
   // strip. block_of_a(ic, mc, pc, kc, first_panel, last_slice) gives A's block of rows
@@ -65,6 +63,9 @@ struct AmxLoops {
         const kernels::Epilogue* epilogue = last_slice ? p.epilogue : nullptr;
         const std::int64_t k0 = kGroup * pc;
         const std::int64_t depth = std::min(kGroup * kc, p.k - k0);
+        // B's packed strip of columns [jr, jr + NR): kc / kStep tile steps.
+        const std::int64_t strip_bytes = kc / kStep * kernels::kAmxStepB;
+        const auto strip = [&](std::int64_t jr) { return b_packed + jr / NR * strip_bytes; };
         std::int32_t* column_sums = nullptr;
         if constexpr (kQuads) {
           if (pc == 0) correction.start_columns(nc);
@@ -73,7 +74,7 @@ struct AmxLoops {
         for (std::int64_t jr = 0; jr < nc; jr += NR) {
           const int n = static_cast<int>(std::min<std::int64_t>(NR, nc - jr));
           kernels::pack_k_rows(depth, n, p.b + k0 * p.b_rs + (jc + jr) * p.b_cs, p.b_rs, p.b_cs,
-                               kc / kStep, b_packed + jr / NR * kc / kStep * kernels::kAmxStepB,
+                               kc / kStep, strip(jr),
                                column_sums != nullptr ? column_sums + jr : nullptr);
           if constexpr (kQuads) {
             if (last_slice) correction.finish_columns(jr, n);
@@ -84,14 +85,13 @@ struct AmxLoops {
           const BlockOfA a = block_of_a(ic, mc, pc, kc, jc == 0, last_slice);
           for (std::int64_t jr = 0; jr < nc; jr += NR) {
             const int n = static_cast<int>(std::min<std::int64_t>(NR, nc - jr));
-            const std::uint8_t* b = b_packed + jr / NR * kc / kStep * kernels::kAmxStepB;
+            const std::uint8_t* b = strip(jr);
             // The strip after this one (after the last, the first, for the next block), fetched
             // into L2 by this strip's tiles, an even share each.
-            const std::int64_t strip_lines = kc / kStep * kernels::kAmxStepB / simd::kLineBytes;
+            const std::int64_t strip_lines = strip_bytes / simd::kLineBytes;
             const std::int64_t tiles_in_strip = (mc + MR - 1) / MR;
             const std::int64_t tile_lines = (strip_lines + tiles_in_strip - 1) / tiles_in_strip;
-            const std::uint8_t* following =
-                b_packed + (jr / NR + 1) % ((nc + NR - 1) / NR) * strip_lines * simd::kLineBytes;
+            const std::uint8_t* following = strip((jr + NR) % round_up(nc, NR));
             for (std::int64_t ir = 0, t = 0; ir < mc; ir += MR, ++t) {
               const int m = static_cast<int>(std::min<std::int64_t>(MR, mc - ir));
               const std::int64_t first = std::min(t * tile_lines, strip_lines);

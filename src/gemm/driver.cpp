@@ -626,7 +626,7 @@ void run_widened(const GemmProblem<T, SourceA, SourceB>& p) {
   if (run_without_product(p, isa)) return;
   const TypedKernels<T, SourceA, SourceB>& table = gemm_kernels<T, SourceA, SourceB>(isa);
   const GemmKernels<T, SourceA, SourceB>& loops = table.kernels;
-  const std::int64_t steps = round_up(ceil_div(p.k, loops.depth_group), loops.step_multiple);
+  const std::int64_t steps = loops.steps(p.k);
   const PackedOptions options = widened_options(p, table);
   using Problem = GemmProblem<T, SourceA, SourceB>;
   run_in_blocks(
@@ -785,7 +785,7 @@ void run_prepacked_narrow(const GemmProblem<T, SourceA, SourceB>& p, const Prepa
   if (run_without_product(p, isa)) return;
   const TypedKernels<T, SourceA, SourceB>& table = gemm_kernels<T, SourceA, SourceB>(isa);
   const GemmKernels<T, SourceA, SourceB>& loops = table.kernels;
-  const std::int64_t steps = round_up(ceil_div(p.k, loops.depth_group), loops.step_multiple);
+  const std::int64_t steps = loops.steps(p.k);
   // The strides A was packed from, for the route; then A as Loops::prepacked reads it.
   GemmProblem<T, SourceA, SourceB> unpacked = p;
   unpacked.a_rs = a.rs;

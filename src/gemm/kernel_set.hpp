@@ -178,9 +178,13 @@ struct GemmKernels {
   int depth_group = 1;
   // The depth steps a slice of the packed paths is a multiple of, padded with zero steps: 1, or
   // 16 for AMX's tiles, which take 16 pairs at a time (kernels/amx_tile.hpp). The packed and
-  // prepacked paths' depth and workspace are then those of round_up(steps, step_multiple)
-  // steps (packed_workspace's `multiple`).
+  // prepacked paths' depth and workspace are then those of steps(k) (packed_workspace's
+  // `multiple`).
   int step_multiple = 1;
+  // The depth steps of a k-deep product on the packed paths: whole lanes, whole multiples.
+  std::int64_t steps(std::int64_t k) const {
+    return round_up((k + depth_group - 1) / depth_group, step_multiple);
+  }
   // The narrow tiles' columns (DirectOptions::narrow_columns) for 1, 2, ... FMA pipes; nr: none.
   int narrow_columns[kernels::kMaxFmaPipes] = {};
   // The five-loop algorithm with packed A and B, on the calling thread; `work` holds

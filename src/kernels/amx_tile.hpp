@@ -56,8 +56,8 @@ class AmxTiles {
   AmxTiles() {
     AmxTileConfig config;
     for (int t = 0; t < 8; ++t) {
-      config.row_bytes[t] = 64;
-      config.rows[t] = 16;
+      config.row_bytes[t] = kAmxRowBytes;
+      config.rows[t] = kAmxSlots;
     }
     _tile_loadconfig(&config);
   }

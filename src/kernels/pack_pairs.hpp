@@ -8,6 +8,7 @@
 // micro-kernel's scalar type (int32 or float), which each slot's 32 bits are stored as.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -108,7 +109,7 @@ void pack_pairs_a(std::int64_t m, std::int64_t k, const S* a, std::int64_t rs, s
       }
       for (int i = rows; i < MR; ++i) slots[i] = Slot{};
     }
-    for (Slot* slot = panel + steps * MR; slot < panel + stride * MR; ++slot) *slot = Slot{};
+    std::fill(panel + steps * MR, panel + stride * MR, Slot{});
   }
 }
 

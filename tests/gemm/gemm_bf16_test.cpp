@@ -85,8 +85,7 @@ void sweep_packed(const Bf16Kernels& kernels) {
                   kernels::GemmProblem<float, std::uint16_t, std::uint16_t>::from_strides(
                       m, n, k, alpha, a.raw(), a_rs, a_cs, b.raw(), b_rs, b_cs, beta, c.data(), 1,
                       c.ld);
-              const std::int64_t steps = gemm_detail::round_up(
-                  (k + kernels.depth_group - 1) / kernels.depth_group, kernels.step_multiple);
+              const std::int64_t steps = kernels.steps(k);
               std::vector<std::byte> work(
                   gemm_detail::packed_workspace<float>(m, n, steps, small, mr, nr, copy_ahead,
                                                        false, kernels.step_multiple)
@@ -126,7 +125,8 @@ TEST(GemmBf16, Avx512Bf16PairKernelsCrossEveryBlockBoundary) {
   sweep_packed(kernels);
 }
 TEST(GemmBf16, AmxKernelsCrossEveryBlockBoundary) {
-  if (!runtime::amx_usable()) GTEST_SKIP() << "AMX-BF16 is not usable here";
+  if (!Machine::current().isa.amx_bf16 || !runtime::amx_usable())
+    GTEST_SKIP() << "AMX-BF16 is not usable here";
   const Bf16Kernels kernels = avx512_amx::gemm_kernels(float{}, std::uint16_t{}, std::uint16_t{});
   ASSERT_EQ(kernels.step_multiple, 16);
   sweep_packed(kernels);

@@ -75,8 +75,7 @@ void sweep_packed(const Int8Kernels<SourceB>& kernels) {
             p.a_zero = index % 3 == 0 ? 0 : -128 + index % 256;
             p.b_zero = index % 2 == 0 ? 0 : index % 256 - (std::is_signed_v<SourceB> ? 128 : 0);
             p.c = c.data(), p.ldc = ldc;
-            const std::int64_t steps =
-                gemm_detail::round_up((k + group - 1) / group, kernels.step_multiple);
+            const std::int64_t steps = kernels.steps(k);
             std::vector<std::byte> work(
                 gemm_detail::packed_workspace<std::int32_t>(m, n, steps, small, mr, nr, false,
                                                             group == 4, kernels.step_multiple)
