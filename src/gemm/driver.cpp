@@ -197,12 +197,14 @@ int thread_count(std::int64_t fma) {
 }
 
 // A grid of tm x tn thread blocks over C, each a whole number of vectors of rows by NR columns;
-// chosen to make the largest block smallest, then to pack the least (a block packs its rows of A,
-// columns of B). Rows go by vectors, not MR tiles, so the padded work is counted more exactly:
-// 1000^3 on 2 threads (AVX-512) makes two blocks of 1008 rows x 504 columns (as MR tiles,
-// 1024 x 504), which beats 512 + 488 rows x 1008 columns (sgemm on Zen 4, two alternated runs:
-// +0.9%, +3.2%). A block's work counts at most the problem's columns (and rows): an 8-column B
-// is one block of 8 columns, not of 12, against two of 6 and 2 that would each read all of A.
+// chosen to make the largest block's time smallest, then to pack the least (a block packs its
+// rows of A, columns of B): its multiply-adds a depth step, and where packing is dear beside
+// them (GemmKernels::packing_cost) that many more for each row and column it packs. Rows go by
+// vectors, not MR tiles, so the padded work is counted more exactly: 1000^3 on 2 threads (AVX-512)
+// makes two blocks of 1008 rows x 504 columns (as MR tiles, 1024 x 504), which beats 512 + 488 rows
+// x 1008 columns (sgemm on Zen 4, two alternated runs: +0.9%, +3.2%). A block's work counts at most
+// the problem's columns (and rows): an 8-column B is one block of 8 columns, not of 12, against two
+// of 6 and 2 that would each read all of A.
 //
 // Blocks of rows that meet inside a cache line of C share that line in every column: both
 // threads write it, and it passes back and forth between their cores (false sharing). That costs
@@ -217,7 +219,7 @@ struct Grid {
 };
 
 template <class Problem>
-Grid choose_grid(const Problem& p, int threads, int row_step, int nr) {
+Grid choose_grid(const Problem& p, int threads, int row_step, int nr, std::int64_t packing_cost) {
   using T = std::remove_cvref_t<decltype(*p.c)>;
   constexpr std::int64_t kLine = simd::kLineElements<T>;
   // Whether every column of C starts on a line, so that blocks of whole lines of rows meet on
@@ -232,8 +234,9 @@ Grid choose_grid(const Problem& p, int threads, int row_step, int nr) {
     Grid g{tm, tn, ceil_div(ceil_div(p.m, row_step), tm) * row_step,
            ceil_div(ceil_div(p.n, nr), tn) * nr};
     const bool shares_lines = tm > 1 && !(columns_on_lines && g.rows % kLine == 0);
+    const std::int64_t rows = std::min(g.rows, p.m), cols = std::min(g.cols, p.n);
     const std::int64_t work =
-        (std::min(g.rows, p.m) + (shares_lines ? kLine : 0)) * std::min(g.cols, p.n);
+        (rows + (shares_lines ? kLine : 0)) * cols + packing_cost * (rows + cols);
     const std::int64_t pack = g.rows + g.cols;
     if (best_work < 0 || work < best_work || (work == best_work && pack < best_pack)) {
       best = g;
@@ -289,12 +292,12 @@ bool run_as_matrix_vector(const GemmProblem<T>& p) {
   return true;
 }
 
-// Runs path(block, work) on `threads` blocks of C (choose_grid), or on p itself when one, each
-// block with task_bytes(block) bytes of workspace of its own, all reserved before anything is
-// written.
+// Runs path(block, work) on `threads` blocks of C (choose_grid, packing_cost as there), or on p
+// itself when one, each block with task_bytes(block) bytes of workspace of its own, all reserved
+// before anything is written.
 template <class Problem, class TaskBytes, class Path>
 void run_in_blocks(const Problem& p, int threads, int row_step, int nr, const TaskBytes& task_bytes,
-                   const Path& path) {
+                   const Path& path, std::int64_t packing_cost = 0) {
   const auto reserve = [](std::size_t bytes) {
     return bytes > 0 ? runtime::workspace(bytes) : nullptr;
   };
@@ -302,7 +305,7 @@ void run_in_blocks(const Problem& p, int threads, int row_step, int nr, const Ta
     path(p, reserve(task_bytes(p)));
     return;
   }
-  const Grid g = choose_grid(p, threads, row_step, nr);
+  const Grid g = choose_grid(p, threads, row_step, nr, packing_cost);
   // Blocks are g.rows x g.cols but for the last row and column of them. Every shape is asked:
   // a path's workspace need not grow with its block (the prepacked path packs all of a narrow
   // block's B at once and a wide one's a panel at a time).
@@ -638,7 +641,8 @@ void run_widened(const GemmProblem<T, SourceA, SourceB>& p) {
       },
       [&](const Problem& block, std::byte* work) {
         loops.packed(block, table.blocks, options, work);
-      });
+      },
+      loops.packing_cost);
 }
 
 }  // namespace

@@ -185,6 +185,11 @@ struct GemmKernels {
   std::int64_t steps(std::int64_t k) const {
     return round_up((k + depth_group - 1) / depth_group, step_multiple);
   }
+  // What packing an element of A or B on the packed path costs, in the multiply-adds the kernels
+  // do in that time, where threads share a product: the grid of thread blocks (driver.cpp,
+  // choose_grid) weighs each block's rows and columns by it against its multiply-adds. 0 where
+  // packing is cheap beside the products and only breaks ties between grids.
+  std::int64_t packing_cost = 0;
   // The narrow tiles' columns (DirectOptions::narrow_columns) for 1, 2, ... FMA pipes; nr: none.
   int narrow_columns[kernels::kMaxFmaPipes] = {};
   // The five-loop algorithm with packed A and B, on the calling thread; `work` holds
