@@ -8,6 +8,7 @@
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
   set(RIDGE_X86 ON)
   set(RIDGE_AVX2_FLAGS -mavx2 -mfma)
+  set(RIDGE_AVX2_VNNI_FLAGS ${RIDGE_AVX2_FLAGS} -mavxvnni)
   set(RIDGE_AVX512_FLAGS -mavx512f -mavx512bw -mavx512dq -mavx512vl -mavx2 -mfma
       -mprefer-vector-width=512)
   set(RIDGE_AVX512_BF16_FLAGS ${RIDGE_AVX512_FLAGS} -mavx512bf16 -mavx512vnni)
@@ -41,7 +42,7 @@ endif()
 # The ISA paths built here, in order, and their object libraries (ridge_isa_<isa>).
 set(RIDGE_ISAS generic)
 if(RIDGE_X86)
-  list(APPEND RIDGE_ISAS avx2 avx512 avx512_bf16 avx512_vnni avx512_amx)
+  list(APPEND RIDGE_ISAS avx2 avx2_vnni avx512 avx512_bf16 avx512_vnni avx512_amx)
 endif()
 
 # ridge_isa_library(<isa> <source>...): the object library of one ISA path's units.

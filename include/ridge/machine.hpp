@@ -25,6 +25,7 @@ struct IsaFeatures {
   bool avx512vl = false;
   bool avx512_bf16 = false;
   bool avx512_vnni = false;
+  bool avx_vnni = false;  // VPDPBUSD on 256-bit registers, VEX-encoded (no AVX-512 needed)
   bool amx_tile = false;
   bool amx_bf16 = false;
   bool amx_int8 = false;

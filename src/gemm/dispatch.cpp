@@ -54,6 +54,17 @@ GemmKernels<T, SourceA, SourceB> isa_kernels(Isa isa) {
           return k;
         }
       case Isa::avx2:
+        if constexpr (std::is_same_v<SourceA, std::int8_t>) {
+          if (Machine::current().isa.avx_vnni && runtime::avx_vnni_allowed()) {
+            // As on AVX512_VNNI: the quads' packed path, the pairs' one column.
+            const GemmKernels<T, SourceA, SourceB> pairs =
+                avx2::gemm_kernels(T{}, SourceA{}, SourceB{});
+            GemmKernels<T, SourceA, SourceB> k = avx2_vnni::gemm_kernels(T{}, SourceA{}, SourceB{});
+            k.one_column = pairs.one_column;
+            k.one_column_rows = pairs.one_column_rows;
+            return k;
+          }
+        }
         return avx2::gemm_kernels(T{}, SourceA{}, SourceB{});
 #endif
       default:

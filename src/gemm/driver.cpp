@@ -50,6 +50,12 @@ constexpr std::int64_t kBf16PairDotWidth = 64;
 // 650-716 (once 355) / 729-782 / 805-825 / 844-849; M = 128 at 4096 x 11008 715-723 against
 // 712-734, at 1024 x 1024 791-794 against 798-806.
 constexpr std::int64_t kInt8DotWidth = 128;
+// The same on AVX-VNNI's quads (eight lanes), whose packed path runs at twice the pairs' rate.
+// Measured on the 2-vCPU Xeon guest held to AVX2 and AVX-VNNI, u8s8 on 2 threads, M x 4096 x
+// 4096 x W^T, GOP/s on the row dot against the packed path (two alternated runs): M = 8 / 16 /
+// 24 / 32 / 48 / 64 / 128 458-473 / 545-558 / 601-624 / 600-609 / 600-632 / 624-640 / 632-653
+// against 261-267 / 418-422 / 376-378 / 572-575 / 662-675 / 683-711 / 733-785.
+constexpr std::int64_t kInt8NarrowQuadDotWidth = 32;
 // The same on int16 pairs (VPMADDWD: the AVX2 and AVX-512 F paths). Measured on Zen 4 under
 // --isa-cap avx2, u8s8 on 2 threads, 4096 x 4096, two alternated runs: M = 1 / 8 / 32 / 64 / 128
 // 142.6-142.7 / 184-190 / 189-194 / 189-200 / 193 GOP/s against the packed path's 3.9 / 29-30 /
@@ -722,7 +728,9 @@ void run(const GemmProblem<std::int32_t, std::int8_t, SourceB>& p) {
       gemm_kernels<std::int32_t, std::int8_t, SourceB>(runtime::active_isa());
   const GemmKernels<std::int32_t, std::int8_t, SourceB>& loops = table.kernels;
   using Problem = GemmProblem<std::int32_t, std::int8_t, SourceB>;
-  const std::int64_t dot_width = loops.depth_group == 4 ? kInt8DotWidth : kInt8PairDotWidth;
+  const std::int64_t dot_width = loops.depth_group != 4 ? kInt8PairDotWidth
+                                 : loops.width < 16     ? kInt8NarrowQuadDotWidth
+                                                        : kInt8DotWidth;
   if (p.n <= dot_width && p.a_rs != 1 && p.a_cs == 1 && p.b_rs == 1 && p.m > 0 && p.n > 0 &&
       p.k > 0) {
     run_in_row_blocks(

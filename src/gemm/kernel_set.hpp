@@ -251,7 +251,9 @@ struct GemmKernels {
 // has AMX-BF16 and the OS lets the process use the tiles (runtime/amx.hpp), else the
 // avx512_bf16 unit's where the CPU has AVX512_BF16, and the int8 GEMM the avx512_amx unit's
 // where it has AMX-INT8, else the avx512_vnni unit's where it has AVX512_VNNI (its one-column
-// product AVX-512's pairs either way), else AVX-512's own.
+// product AVX-512's pairs either way), else AVX-512's own. On AVX2 the int8 GEMM is the
+// avx2_vnni unit's where the CPU has AVX-VNNI (runtime::avx_vnni_allowed; its one-column product
+// AVX2's pairs), else AVX2's own.
 namespace ridge::generic {
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<float> gemm_kernels(float);
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<double> gemm_kernels(double);
@@ -294,6 +296,12 @@ RIDGE_ISA_ENTRY gemm_detail::GemmKernels<std::int32_t, std::int8_t, std::uint8_t
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<std::int32_t, std::int8_t, std::int8_t> gemm_kernels(
     std::int32_t, std::int8_t, std::int8_t);
 }  // namespace ridge::avx512_amx
+namespace ridge::avx2_vnni {
+RIDGE_ISA_ENTRY gemm_detail::GemmKernels<std::int32_t, std::int8_t, std::uint8_t> gemm_kernels(
+    std::int32_t, std::int8_t, std::uint8_t);
+RIDGE_ISA_ENTRY gemm_detail::GemmKernels<std::int32_t, std::int8_t, std::int8_t> gemm_kernels(
+    std::int32_t, std::int8_t, std::int8_t);
+}  // namespace ridge::avx2_vnni
 namespace ridge::avx512_vnni {
 RIDGE_ISA_ENTRY gemm_detail::GemmKernels<std::int32_t, std::int8_t, std::uint8_t> gemm_kernels(
     std::int32_t, std::int8_t, std::uint8_t);

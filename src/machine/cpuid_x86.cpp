@@ -99,7 +99,11 @@ bool detect_x86(Machine& m) {
     f.amx_bf16 = bit(l7.edx, 22) && f.os_saves_amx;
     f.amx_tile = bit(l7.edx, 24) && f.os_saves_amx;
     f.amx_int8 = bit(l7.edx, 25) && f.os_saves_amx;
-    if (l7.eax >= 1) f.avx512_bf16 = bit(cpuid(7, 1).eax, 5) && f.os_saves_zmm;
+    if (l7.eax >= 1) {
+      const Regs l7s1 = cpuid(7, 1);
+      f.avx_vnni = bit(l7s1.eax, 4) && f.os_saves_ymm;
+      f.avx512_bf16 = bit(l7s1.eax, 5) && f.os_saves_zmm;
+    }
   }
 
   if (m.vendor == "AuthenticAMD" && max_ext >= 0x8000001D && bit(cpuid(0x80000001).ecx, 22)) {

@@ -143,6 +143,7 @@ std::vector<std::pair<const char*, bool>> feature_list(const IsaFeatures& f) {
           {"avx512f", f.avx512f},    {"avx512bw", f.avx512bw},
           {"avx512dq", f.avx512dq},  {"avx512vl", f.avx512vl},
           {"avx512_bf16", f.avx512_bf16}, {"avx512_vnni", f.avx512_vnni},
+          {"avx_vnni", f.avx_vnni},
           {"amx_tile", f.amx_tile},  {"amx_bf16", f.amx_bf16},
           {"amx_int8", f.amx_int8},  {"asimd", f.asimd},
           {"sve", f.sve},            {"bf16", f.bf16},

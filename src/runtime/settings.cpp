@@ -47,6 +47,14 @@ const std::string& isa_request() {
   return request;
 }
 
+bool avx_vnni_allowed() {
+  static const bool allowed = [] {
+    const char* text = std::getenv("RIDGE_AVX_VNNI");
+    return !(text != nullptr && text[0] == '0' && text[1] == '\0');
+  }();
+  return allowed;
+}
+
 bool verbose() {
   static const bool on = [] {
     const char* text = std::getenv("RIDGE_VERBOSE");

@@ -16,6 +16,7 @@
 
 #include "simd/avx512.hpp"
 #include "simd/avx512_int32.hpp"
+#include "simd/x86_quad_rows.hpp"
 
 namespace ridge::simd {
 
@@ -47,24 +48,9 @@ struct Avx512Int8Quads : Avx512Int32 {
   }
 
   // Four depth steps of 16 rows of an operand whose rows are contiguous, columns cs apart, as 16
-  // quads at dst: dst[i] holds rows i of columns 0, 1, 2, 3 in its bytes, lowest first.
+  // quads at dst.
   static void store_quad_rows(const std::int8_t* column, std::int64_t cs, std::int32_t* dst) {
-    const __m128i c0 = load16(column), c1 = load16(column + cs);
-    const __m128i c2 = load16(column + 2 * cs), c3 = load16(column + 3 * cs);
-    const __m128i low01 = _mm_unpacklo_epi8(c0, c1), high01 = _mm_unpackhi_epi8(c0, c1);
-    const __m128i low23 = _mm_unpacklo_epi8(c2, c3), high23 = _mm_unpackhi_epi8(c2, c3);
-    store16(dst, _mm_unpacklo_epi16(low01, low23));         // rows 0-3
-    store16(dst + 4, _mm_unpackhi_epi16(low01, low23));     // rows 4-7
-    store16(dst + 8, _mm_unpacklo_epi16(high01, high23));   // rows 8-11
-    store16(dst + 12, _mm_unpackhi_epi16(high01, high23));  // rows 12-15
-  }
-
- private:
-  static __m128i load16(const std::int8_t* p) {
-    return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-  }
-  static void store16(std::int32_t* p, __m128i a) {
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), a);
+    store_x86_quad_rows(column, cs, dst);
   }
 };
 

@@ -21,6 +21,7 @@
 #include "ridge/machine.hpp"
 #include "ridge/ridge.h"
 #include "runtime/amx.hpp"
+#include "runtime/settings.hpp"
 #include "simd/generic.hpp"
 #include "simd/generic_int16_pairs.hpp"
 #include "support/isa_paths.hpp"
@@ -162,13 +163,19 @@ void sweep_row_dot(const Int8Kernels<SourceB>& kernels) {
 
 class GemmInt8Loops : public ::testing::TestWithParam<Isa> {};
 
-// The kernels each ISA path dispatches to: int16 pairs, or int8 quads where AVX-512 has
-// AVX512_VNNI.
+// Whether the ISA path's int8 GEMM takes quads: AVX-512 with AVX512_VNNI, AVX2 with AVX-VNNI.
+bool takes_quads(Isa isa) {
+  const IsaFeatures& f = Machine::current().isa;
+  return (isa == Isa::avx512 && f.avx512_vnni) ||
+         (isa == Isa::avx2 && f.avx_vnni && runtime::avx_vnni_allowed());
+}
+
+// The kernels each ISA path dispatches to: int16 pairs, or int8 quads (takes_quads).
 template <class SourceB>
 void sweep_packed(Isa isa) {
   const Int8Kernels<SourceB>& kernels =
       gemm_detail::gemm_kernels<std::int32_t, std::int8_t, SourceB>(isa).kernels;
-  ASSERT_EQ(kernels.depth_group, isa == Isa::avx512 && Machine::current().isa.avx512_vnni ? 4 : 2);
+  ASSERT_EQ(kernels.depth_group, takes_quads(isa) ? 4 : 2);
   sweep_packed(kernels);
 }
 
@@ -269,19 +276,48 @@ TEST_P(GemmInt8Loops, OneColumnIsExactAcrossRowBlocks) {
 }
 
 #if defined(__x86_64__)
+// Every path of a kernel set: the packed path, the one column, the row dot.
+template <class U8, class S8>
+void sweep_all(const U8& u8, const S8& s8) {
+  sweep_packed(u8);
+  sweep_packed(s8);
+  sweep_one_column(u8);
+  sweep_one_column(s8);
+  sweep_row_dot(u8);
+  sweep_row_dot(s8);
+}
+
 // AVX-512's int16 pairs by name (the packed path and row dot of AVX-512 CPUs without
 // AVX512_VNNI, and the one-column product of all), whichever the dispatch picks here.
 TEST(GemmInt8, Avx512PairKernelsAreExact) {
   RIDGE_SKIP_UNLESS_SUPPORTED(Isa::avx512);
   const Int8Kernels<std::uint8_t> u8 =
       avx512::gemm_kernels(std::int32_t{}, std::int8_t{}, std::uint8_t{});
-  const Int8Kernels<std::int8_t> s8 =
-      avx512::gemm_kernels(std::int32_t{}, std::int8_t{}, std::int8_t{});
   ASSERT_EQ(u8.depth_group, 2);
+  sweep_all(u8, avx512::gemm_kernels(std::int32_t{}, std::int8_t{}, std::int8_t{}));
+}
+
+// AVX2's int16 pairs by name (CPUs with AVX2 and no AVX-VNNI), whichever the dispatch picks.
+TEST(GemmInt8, Avx2PairKernelsAreExact) {
+  RIDGE_SKIP_UNLESS_SUPPORTED(Isa::avx2);
+  const Int8Kernels<std::uint8_t> u8 =
+      avx2::gemm_kernels(std::int32_t{}, std::int8_t{}, std::uint8_t{});
+  ASSERT_EQ(u8.depth_group, 2);
+  sweep_all(u8, avx2::gemm_kernels(std::int32_t{}, std::int8_t{}, std::int8_t{}));
+}
+
+// AVX-VNNI's quads by name (the packed path and row dot; the one column is AVX2's pairs'),
+// whatever RIDGE_AVX_VNNI says.
+TEST(GemmInt8, AvxVnniKernelsAreExact) {
+  if (!isa_supported(Isa::avx2) || !Machine::current().isa.avx_vnni)
+    GTEST_SKIP() << "this CPU lacks AVX-VNNI";
+  const Int8Kernels<std::uint8_t> u8 =
+      avx2_vnni::gemm_kernels(std::int32_t{}, std::int8_t{}, std::uint8_t{});
+  const Int8Kernels<std::int8_t> s8 =
+      avx2_vnni::gemm_kernels(std::int32_t{}, std::int8_t{}, std::int8_t{});
+  ASSERT_EQ(u8.depth_group, 4);
   sweep_packed(u8);
   sweep_packed(s8);
-  sweep_one_column(u8);
-  sweep_one_column(s8);
   sweep_row_dot(u8);
   sweep_row_dot(s8);
 }

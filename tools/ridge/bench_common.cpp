@@ -70,7 +70,8 @@ void add_peer_libraries(CLI::App& cmd, PeerOptions& peers) {
                  "its kernels (openblas:Haswell, onednn:AVX2, blis:<arch id>)");
   cmd.add_option("--isa-cap", peers.isa_cap,
                  "Hold ridge and every peer to this ISA (avx2: RIDGE_ISA=avx2, OpenBLAS Haswell, "
-                 "oneDNN AVX2)")
+                 "oneDNN AVX2, or AVX2_VNNI where the CPU has AVX-VNNI and RIDGE_AVX_VNNI is not "
+                 "0)")
       ->check(CLI::IsMember({"avx2"}));
 }
 

@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "ridge/machine.hpp"
+
 namespace ridge::cli {
 namespace {
 
@@ -17,17 +19,29 @@ struct KnownPeer {
   const char* path;
   const char* kernels_variable;  // read when the library loads: which kernels to run
   const char* avx2_kernels;      // its value for --isa-cap avx2; null: the library can't be told
+  // Its value for --isa-cap avx2 where ridge's AVX2 path runs AVX-VNNI (avx2_uses_vnni); null:
+  // avx2_kernels.
+  const char* avx2_vnni_kernels;
 };
 
 // Debian 12's packages: libopenblas0-pthread, libblis4-openmp, libdnnl2. BLIS 0.9 takes an
 // architecture id, but Debian's build aborts on every value tried on a Xeon guest (0, 3, 6); it
 // picks its AVX2 "haswell" or "zen3" kernels by itself on the hosts seen so far.
 constexpr KnownPeer kKnownPeers[] = {
-    {"openblas", "/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0",
-     "OPENBLAS_CORETYPE", "Haswell"},
-    {"blis", "/usr/lib/x86_64-linux-gnu/blis-openmp/libblis.so.4", "BLIS_ARCH_TYPE", nullptr},
-    {"onednn", "libdnnl.so.2", "ONEDNN_MAX_CPU_ISA", "AVX2"},
+    {"openblas", "/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0", "OPENBLAS_CORETYPE",
+     "Haswell", nullptr},
+    {"blis", "/usr/lib/x86_64-linux-gnu/blis-openmp/libblis.so.4", "BLIS_ARCH_TYPE", nullptr,
+     nullptr},
+    {"onednn", "libdnnl.so.2", "ONEDNN_MAX_CPU_ISA", "AVX2", "AVX2_VNNI"},
 };
+
+// Whether ridge's AVX2 path runs its int8 GEMM on AVX-VNNI here: the CPU has it and
+// RIDGE_AVX_VNNI is not 0. The AVX2 cap then leaves the peers their AVX-VNNI too, as a CPU with
+// AVX2 and AVX-VNNI but no AVX-512 (Intel's since Alder Lake) would.
+bool avx2_uses_vnni() {
+  const char* text = std::getenv("RIDGE_AVX_VNNI");
+  return Machine::current().isa.avx_vnni && !(text != nullptr && std::string(text) == "0");
+}
 
 constexpr int kRowMajor = 101, kNoTrans = 111, kTrans = 112;
 
@@ -42,9 +56,10 @@ std::unique_ptr<PeerLibrary> PeerLibrary::load(const std::string& spec, int thre
   for (const KnownPeer& known : kKnownPeers) {
     if (library != known.name) continue;
     path = known.path;
-    const char* chosen = !kernels.empty()                        ? kernels.c_str()
-                         : isa_cap == "avx2" && known.avx2_kernels ? known.avx2_kernels
-                                                                   : nullptr;
+    const char* capped = avx2_uses_vnni() && known.avx2_vnni_kernels != nullptr
+                             ? known.avx2_vnni_kernels
+                             : known.avx2_kernels;
+    const char* chosen = !kernels.empty() ? kernels.c_str() : isa_cap == "avx2" ? capped : nullptr;
     if (chosen != nullptr) setenv(known.kernels_variable, chosen, 1);
   }
   const std::string count = std::to_string(threads);
