@@ -108,6 +108,10 @@ RIDGE_ISA_ENTRY probe::FmaLoops fma_loops();
 namespace ridge::avx2 {
 RIDGE_ISA_ENTRY probe::FmaLoops fma_loops();
 }  // namespace ridge::avx2
+namespace ridge::avx2_vnni {
+// VPDPBUSD on 256-bit registers: run only where IsaFeatures::avx_vnni is set.
+RIDGE_ISA_ENTRY probe::LoopPair int8_dot_loops();
+}  // namespace ridge::avx2_vnni
 namespace ridge::avx512 {
 RIDGE_ISA_ENTRY probe::FmaLoops fma_loops();
 }  // namespace ridge::avx512

@@ -80,6 +80,7 @@ std::vector<PeakCase> peak_cases(const IsaFeatures& features, bool avx2_supporte
     const FmaLoops loops = avx2::fma_loops();
     cases.push_back({"avx2", "f64", loops.f64});
     cases.push_back({"avx2", "f32", loops.f32});
+    if (features.avx_vnni) cases.push_back({"avx2", "int8", avx2_vnni::int8_dot_loops()});
   }
   if (avx512_supported) {
     const FmaLoops loops = avx512::fma_loops();

@@ -99,6 +99,21 @@ TEST(PeakLoops, DotProductsComputeTheirSums) {
 }
 
 #if defined(__x86_64__)
+TEST(PeakLoops, AvxVnniDotProductsComputeTheirSums) {
+  if (!isa_supported(Isa::avx2) || !Machine::current().isa.avx_vnni)
+    GTEST_SKIP() << "this CPU lacks AVX-VNNI";
+  const probe::LoopPair int8 = avx2_vnni::int8_dot_loops();
+  // Every step adds 4 x (3 x -2) to each lane of each chain; chain c starts at c. The sink holds
+  // lane 0 + lane 7 of the sum over chains.
+  for (const probe::ChainedLoop& loop : {int8.base, int8.more}) {
+    volatile double sink = 0;
+    constexpr std::int64_t kSteps = 1000;
+    EXPECT_EQ(loop.run(kSteps, &sink), kSteps * loop.chains * 8 * 8);
+    const double per_lane = loop.chains * (loop.chains - 1) / 2.0 - 24.0 * kSteps * loop.chains;
+    EXPECT_EQ(sink, 2 * per_lane);
+  }
+}
+
 TEST(PeakLoops, TileProductsComputeTheirSums) {
   const IsaFeatures& f = Machine::current().isa;
   if (!f.amx_int8 || !f.amx_bf16 || !runtime::amx_usable()) GTEST_SKIP() << "no AMX here";
@@ -134,6 +149,15 @@ TEST(PeakLoops, GuardsSkipWhatTheCpuLacks) {
     EXPECT_NE(std::string(c.type), "bf16");
     EXPECT_NE(std::string(c.type), "int8");
   }
+  // AVX2 with AVX-VNNI and no AVX-512: an int8 row on AVX2, no AVX-512 rows.
+  IsaFeatures avx2_vnni;
+  avx2_vnni.avx2 = avx2_vnni.avx_vnni = true;
+  int avx2_int8 = 0;
+  for (const probe::detail::PeakCase& c : probe::detail::peak_cases(avx2_vnni, true, false)) {
+    EXPECT_NE(std::string(c.isa), "avx512");
+    avx2_int8 += std::string(c.isa) == "avx2" && std::string(c.type) == "int8";
+  }
+  EXPECT_EQ(avx2_int8, 1);
 }
 
 class PeakEntryPoint : public ::testing::TestWithParam<Isa> {};
