@@ -42,6 +42,14 @@ struct AmxLoops {
   // 4096 x 11008 1.08-1.10x; u8s8 1.07-1.15x, 256 x 4096 x 4096 1.26-1.30x. Int8's rate is twice
   // bf16's with an element half the bytes, so the same.
   static constexpr std::int64_t kPackingCost = 120;
+  // GemmKernels::dot_width: the dot products along W's rows run on the vector kernels, which the
+  // tiles overtake from a few rows of x. Measured on the 2-vCPU Xeon guest, M x 4096 x 4096 x
+  // W^T on 2 threads, GFLOP/s (GOP/s) on the dot products against the tiles, alternated runs:
+  // bf16 M = 2 / 4 / 8 / 12 / 16 / 32 / 128 100 / 168-172 / 178-195 / 194-198 / 189-200 / 192-200
+  // / 191-204 against 26-27 / 52-53 / 104-107 / 159-160 / 206-218 / 380-388 / 935-945; u8s8 M =
+  // 8 / 12 / 16 / 24 / 32 / 48 / 128 544-567 / 620-632 / 731-830 / 747-769 / 835-983 / 979-1046
+  // / 940-974 against 151-224 / 331-343 / 287-459 / 632-652 / 843-864 / 1191-1211 / 2086-2135.
+  static constexpr std::int64_t kDotWidth = kQuads ? 32 : 12;
   static_assert(Base::MR == MR, "A's panels are the vector tiles' own");
 
   // The slot steps of a k-deep product, whole tile steps.
@@ -219,6 +227,7 @@ GemmKernels<typename V::scalar, SourceA, SourceB> make_amx_kernels(const char* n
   k.nr = L::NR;
   k.step_multiple = L::kStep;
   k.packing_cost = L::kPackingCost;
+  k.dot_width = L::kDotWidth;
   k.packed = &L::packed;
   k.prepacked = &L::prepacked;
   k.pack_panels = &L::Base::template pack_panels<L::kStep>;

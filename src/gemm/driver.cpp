@@ -664,7 +664,9 @@ void run_widened(const GemmProblem<T, SourceA, SourceB>& p) {
 // 103-110 against 119-121 GFLOP/s (1 thread 56-57 against 61), level at 1 x 4096 x 4096.
 void run(const GemmProblem<float, std::uint16_t, std::uint16_t>& p) {
   const Isa isa = runtime::active_isa();
-  const auto pair_dot = gemm_kernels<float, std::uint16_t, std::uint16_t>(isa).kernels.pair_dot;
+  const GemmKernels<float, std::uint16_t, std::uint16_t>& loops =
+      gemm_kernels<float, std::uint16_t, std::uint16_t>(isa).kernels;
+  const auto pair_dot = loops.pair_dot;
   const bool gemv = p.a_rs == 1 || (p.a_cs == 1 && (pair_dot == nullptr || p.b_rs != 1));
   if (p.n == 1 && gemv && p.m > 0 && p.k > 0 && p.alpha != 0) {
     std::vector<float> x(static_cast<std::size_t>(p.k));
@@ -688,7 +690,9 @@ void run(const GemmProblem<float, std::uint16_t, std::uint16_t>& p) {
   // A few columns of C against an A of contiguous rows (x W^T with a few rows of x): dot
   // products along A's rows, as for float (the dot path in choose_route), x widened as copied,
   // or on AVX512_BF16 as pairs (GemmKernels::pair_dot).
-  const std::int64_t dot_width = pair_dot != nullptr ? kBf16PairDotWidth : kBf16DotWidth;
+  const std::int64_t dot_width = loops.dot_width > 0   ? loops.dot_width
+                                 : pair_dot != nullptr ? kBf16PairDotWidth
+                                                       : kBf16DotWidth;
   if (p.a_cs == 1 && p.a_rs != 1 && p.b_rs == 1 && p.n <= dot_width && p.m > 0 && p.n > 0) {
     if (run_without_product(p, isa)) return;
     const kernels::VectorKernels<float>& vector = kernels::vector_kernels<float>(isa);
@@ -728,9 +732,10 @@ void run(const GemmProblem<std::int32_t, std::int8_t, SourceB>& p) {
       gemm_kernels<std::int32_t, std::int8_t, SourceB>(runtime::active_isa());
   const GemmKernels<std::int32_t, std::int8_t, SourceB>& loops = table.kernels;
   using Problem = GemmProblem<std::int32_t, std::int8_t, SourceB>;
-  const std::int64_t dot_width = loops.depth_group != 4 ? kInt8PairDotWidth
-                                 : loops.width < 16     ? kInt8NarrowQuadDotWidth
-                                                        : kInt8DotWidth;
+  const std::int64_t dot_width = loops.dot_width > 0      ? loops.dot_width
+                                 : loops.depth_group != 4 ? kInt8PairDotWidth
+                                 : loops.width < 16       ? kInt8NarrowQuadDotWidth
+                                                          : kInt8DotWidth;
   if (p.n <= dot_width && p.a_rs != 1 && p.a_cs == 1 && p.b_rs == 1 && p.m > 0 && p.n > 0 &&
       p.k > 0) {
     run_in_row_blocks(

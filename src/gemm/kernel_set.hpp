@@ -190,6 +190,10 @@ struct GemmKernels {
   // choose_grid) weighs each block's rows and columns by it against its multiply-adds. 0 where
   // packing is cheap beside the products and only breaks ties between grids.
   std::int64_t packing_cost = 0;
+  // The widest B (rows of x) against which a bf16 or int8 x W^T, W's rows contiguous, takes dot
+  // products along W's rows (pair_dot, row_dot, the float dot) rather than the packed path; 0:
+  // the driver's width for the instructions those dot products run on (gemm/driver.cpp).
+  std::int64_t dot_width = 0;
   // The narrow tiles' columns (DirectOptions::narrow_columns) for 1, 2, ... FMA pipes; nr: none.
   int narrow_columns[kernels::kMaxFmaPipes] = {};
   // The five-loop algorithm with packed A and B, on the calling thread; `work` holds
