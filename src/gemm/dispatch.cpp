@@ -16,6 +16,16 @@
 namespace ridge::gemm_detail {
 namespace {
 
+// A kernel set on int8 quads (VPDPBUSD, TDPBUSD) with its ISA's pairs for one column of C, which
+// streams the weights once at a byte an element either way.
+template <class T, class SourceA, class SourceB>
+GemmKernels<T, SourceA, SourceB> with_pairs_column(GemmKernels<T, SourceA, SourceB> quads,
+                                                   const GemmKernels<T, SourceA, SourceB>& pairs) {
+  quads.one_column = pairs.one_column;
+  quads.one_column_rows = pairs.one_column_rows;
+  return quads;
+}
+
 template <class T, class SourceA, class SourceB>
 GemmKernels<T, SourceA, SourceB> isa_kernels(Isa isa) {
   if constexpr (std::is_same_v<T, SourceA> && std::is_same_v<T, SourceB>) {
@@ -43,27 +53,16 @@ GemmKernels<T, SourceA, SourceB> isa_kernels(Isa isa) {
           const GemmKernels<T, SourceA, SourceB> pairs =
               avx512::gemm_kernels(T{}, SourceA{}, SourceB{});
           if (!Machine::current().isa.avx512_vnni) return pairs;
-          // The quads' packed path, with the pairs for one column (which streams the weights
-          // once at a byte an element either way).
-          GemmKernels<T, SourceA, SourceB> k =
-              Machine::current().isa.amx_int8 && runtime::amx_usable()
-                  ? avx512_amx::gemm_kernels(T{}, SourceA{}, SourceB{})
-                  : avx512_vnni::gemm_kernels(T{}, SourceA{}, SourceB{});
-          k.one_column = pairs.one_column;
-          k.one_column_rows = pairs.one_column_rows;
-          return k;
+          return with_pairs_column(Machine::current().isa.amx_int8 && runtime::amx_usable()
+                                       ? avx512_amx::gemm_kernels(T{}, SourceA{}, SourceB{})
+                                       : avx512_vnni::gemm_kernels(T{}, SourceA{}, SourceB{}),
+                                   pairs);
         }
       case Isa::avx2:
         if constexpr (std::is_same_v<SourceA, std::int8_t>) {
-          if (Machine::current().isa.avx_vnni && runtime::avx_vnni_allowed()) {
-            // As on AVX512_VNNI: the quads' packed path, the pairs' one column.
-            const GemmKernels<T, SourceA, SourceB> pairs =
-                avx2::gemm_kernels(T{}, SourceA{}, SourceB{});
-            GemmKernels<T, SourceA, SourceB> k = avx2_vnni::gemm_kernels(T{}, SourceA{}, SourceB{});
-            k.one_column = pairs.one_column;
-            k.one_column_rows = pairs.one_column_rows;
-            return k;
-          }
+          if (Machine::current().isa.avx_vnni && runtime::avx_vnni_allowed())
+            return with_pairs_column(avx2_vnni::gemm_kernels(T{}, SourceA{}, SourceB{}),
+                                     avx2::gemm_kernels(T{}, SourceA{}, SourceB{}));
         }
         return avx2::gemm_kernels(T{}, SourceA{}, SourceB{});
 #endif

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "ridge/machine.hpp"
+#include "runtime/settings.hpp"
 
 namespace ridge::cli {
 namespace {
@@ -35,13 +36,10 @@ constexpr KnownPeer kKnownPeers[] = {
     {"onednn", "libdnnl.so.2", "ONEDNN_MAX_CPU_ISA", "AVX2", "AVX2_VNNI"},
 };
 
-// Whether ridge's AVX2 path runs its int8 GEMM on AVX-VNNI here: the CPU has it and
-// RIDGE_AVX_VNNI is not 0. The AVX2 cap then leaves the peers their AVX-VNNI too, as a CPU with
-// AVX2 and AVX-VNNI but no AVX-512 (Intel's since Alder Lake) would.
-bool avx2_uses_vnni() {
-  const char* text = std::getenv("RIDGE_AVX_VNNI");
-  return Machine::current().isa.avx_vnni && !(text != nullptr && std::string(text) == "0");
-}
+// Whether ridge's AVX2 path runs its int8 GEMM on AVX-VNNI here (gemm/dispatch.cpp). The AVX2
+// cap then leaves the peers their AVX-VNNI too, as a CPU with AVX2 and AVX-VNNI but no AVX-512
+// (Intel's since Alder Lake) would.
+bool avx2_uses_vnni() { return Machine::current().isa.avx_vnni && runtime::avx_vnni_allowed(); }
 
 constexpr int kRowMajor = 101, kNoTrans = 111, kTrans = 112;
 
