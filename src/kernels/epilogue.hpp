@@ -47,4 +47,39 @@ struct Epilogue {
   std::int64_t bf16_ld = 0;
 };
 
+// The lines of an epilogue's matrix operands (add_matrix: a residual) beside a block of C,
+// fetched into L2 a column at a time some while before the epilogue reads them: a block's
+// columns lie ld apart, so each is a short run on a page of its own that the hardware's
+// prefetchers do not reach in time.
+class EpilogueOperandLines {
+ public:
+  EpilogueOperandLines() = default;
+  // The block of `rows` rows from c on (c within e's C).
+  EpilogueOperandLines(const Epilogue& e, const float* c, std::int64_t rows)
+      : bytes_(rows * static_cast<std::int64_t>(sizeof(float))) {
+    const std::int64_t offset = c - e.c, col0 = offset / e.ldc, row0 = offset - col0 * e.ldc;
+    for (int o = 0; o < e.count; ++o) {
+      const PostOp& op = e.ops[o];
+      if (op.kind != PostOp::Kind::add_matrix) continue;
+      first_[count_] = op.data + row0 + col0 * op.ld;
+      ld_[count_++] = op.ld;
+    }
+  }
+  bool empty() const { return count_ == 0; }
+  void fetch_column(std::int64_t j) const {
+    constexpr std::uintptr_t kLine = 64;
+    for (int m = 0; m < count_; ++m) {
+      const auto begin = reinterpret_cast<std::uintptr_t>(first_[m] + j * ld_[m]);
+      for (std::uintptr_t line = begin & ~(kLine - 1); line < begin + bytes_; line += kLine)
+        __builtin_prefetch(reinterpret_cast<const void*>(line), 0, 2);
+    }
+  }
+
+ private:
+  const float* first_[Epilogue::kMaxOps] = {};
+  std::int64_t ld_[Epilogue::kMaxOps] = {};
+  std::int64_t bytes_ = 0;
+  int count_ = 0;
+};
+
 }  // namespace ridge::kernels
