@@ -1,8 +1,9 @@
 // A GEMM epilogue in the internal form: an ordered list of operations applied to each element
 // of C after C = alpha A B + beta C, on the column-major C of kernels::GemmProblem. The tile loops
-// apply it to each block of tiles as it finishes its last depth slice (gemm/loops.hpp), the
-// matrix-vector and dot paths to their output, so C reaches memory once; every path does the
-// same operations on each element, so results do not depend on the path or the threads.
+// apply it to each block of tiles as it finishes its last depth slice (gemm/loops.hpp; the AMX
+// tiles a column at a time during the next tile, gemm/amx_loops.hpp), the matrix-vector and
+// dot paths to their output, so C reaches memory once; every path does the same operations on
+// each element, so results do not depend on the path or the threads.
 #pragma once
 
 #include <cstdint>
