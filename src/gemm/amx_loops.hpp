@@ -164,15 +164,18 @@ struct AmxLoops {
   };
 
   // The finishing of a tile of C once its products are stored: int8's zero-point terms
-  // (kernels::QuadCorrection), then the epilogue. Done a few columns a step during the next
-  // tile's steps, on the core's vector ports while the tile unit multiplies, where a strip's
-  // epilogue after its tiles held the tile unit idle (bias + GELU + residual: 1.1 ns an element
-  // on 1 thread, 0.7 times the product's own time at 1024^3). The residual's lines of each tile
-  // are fetched into L2 during its own steps, for the next tile's. Measured on the 2-vCPU Xeon
-  // guest, 2 threads, bias + GELU (tanh) + residual, against the epilogue after each strip,
-  // alternated: bf16 1024^3 1.16-1.21x (0.57 -> 0.68 of the plain product's rate), 4096^3
-  // 1.07-1.08x, other shapes level; u8s8 4096^3 1.08x. Without the residual's fetching, 4096^3
-  // ran 0.80x of this (its columns 16 KiB apart, each tile's from memory).
+  // (kernels::QuadCorrection), then the epilogue. Done a column a step (more where the tile has
+  // fewer steps than columns) during the next tile's steps, on the core's vector ports while
+  // the tile unit multiplies, where a strip's epilogue after its tiles held the tile unit idle
+  // (bias + GELU + residual: 1.1 ns an element on 1 thread, 0.7 times the product's own time at
+  // 1024^3). A column a step, after the step's products, hid the most of it: a quarter to a
+  // half (docs/notes/epilogue-behind-tiles-and-blocked-transposition-2026-12-05.md). The
+  // residual's lines of each tile are fetched into L2 during its own steps, for the next tile's.
+  // Measured on the 2-vCPU Xeon guest, 2 threads, bias + GELU (tanh) + residual, against the
+  // epilogue after each strip, alternated: bf16 1024^3 1.16-1.21x (0.57 -> 0.68 of the plain
+  // product's rate), 4096^3 1.07-1.08x, other shapes level; u8s8 4096^3 1.08x. Without the
+  // residual's fetching, 4096^3 ran 0.80x of this (its columns 16 KiB apart, each tile's from
+  // memory).
   class FinishBehind {
    public:
     FinishBehind(const kernels::Epilogue* epilogue, const typename Base::Correction* correction)

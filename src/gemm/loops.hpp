@@ -161,10 +161,10 @@ struct Loops {
   }
 
   // The epilogue (kernels/epilogue.hpp) on a block of C just finished (a strip or a row of
-  // tiles, or one tile), still in L1 or L2: here, not in the micro-kernel, whose strips would
-  // otherwise save and restore registers around a call they rarely make (16^3 to 64^3 sgemm
-  // without an epilogue ran 2-4% slower so). On int32 sums (the int8 GEMM) it dequantises them
-  // first, on the float traits of V's ISA.
+  // tiles, one tile, or a column of one: gemm/amx_loops.hpp), still in L1 or L2: here, not in
+  // the micro-kernel, whose strips would otherwise save and restore registers around a call
+  // they rarely make (16^3 to 64^3 sgemm without an epilogue ran 2-4% slower so). On int32 sums
+  // (the int8 GEMM) it dequantises them first, on the float traits of V's ISA.
   static void finish(const kernels::Epilogue* epilogue, const TileC& c) {
     if (epilogue == nullptr) return;
     if constexpr (std::is_same_v<T, float>) {
