@@ -43,13 +43,15 @@ struct AmxLoops {
   // bf16's with an element half the bytes, so the same.
   static constexpr std::int64_t kPackingCost = 120;
   // GemmKernels::dot_width: the dot products along W's rows run on the vector kernels, which the
-  // tiles overtake from a few rows of x. Measured on the 2-vCPU Xeon guest, M x 4096 x 4096 x
-  // W^T on 2 threads, GFLOP/s (GOP/s) on the dot products against the tiles, alternated runs:
-  // bf16 M = 2 / 4 / 8 / 12 / 16 / 32 / 128 100 / 168-172 / 178-195 / 194-198 / 189-200 / 192-200
-  // / 191-204 against 26-27 / 52-53 / 104-107 / 159-160 / 206-218 / 380-388 / 935-945; u8s8 M =
-  // 8 / 12 / 16 / 24 / 32 / 48 / 128 544-567 / 620-632 / 731-830 / 747-769 / 835-983 / 979-1046
-  // / 940-974 against 151-224 / 331-343 / 287-459 / 632-652 / 843-864 / 1191-1211 / 2086-2135.
-  static constexpr std::int64_t kDotWidth = kQuads ? 32 : 12;
+  // tiles overtake from a few rows of x (W's rows transposed into the tiles' slots by blocks,
+  // kernels/transpose_blocks.hpp). Measured on the 2-vCPU Xeon guest, M x 4096 x 4096 x W^T on
+  // 2 threads, GFLOP/s (GOP/s) on the dot products against the tiles, two alternated runs: bf16
+  // M = 4 / 8 / 9 / 10 / 11 / 12 163-166 / 184-186 / 172-177 / 177-184 / 176-180 / 185-195
+  // against 70-72 / 143-144 / 159-162 / 180-181 / 195-199 / 212-218; u8s8 M = 8 / 12 / 16 / 17 /
+  // 18 / 20 / 24 / 32 483-553 / 513-591 / 628-786 / 604-617 / 598-600 / 639-687 / 600-623 /
+  // 856-950 against 243-306 / 331-472 / 424-646 / 614-634 / 622-665 / 695-734 / 799-822 /
+  // 1120-1140.
+  static constexpr std::int64_t kDotWidth = kQuads ? 16 : 10;
   static_assert(Base::MR == MR, "A's panels are the vector tiles' own");
 
   // The slot steps of a k-deep product, whole tile steps.
