@@ -100,7 +100,7 @@ struct AmxLoops {
         }
         // The tiles' finishing work in the last slice, each tile's during the next one's steps.
         FinishBehind behind(epilogue, kQuads && last_slice ? &correction : nullptr);
-        const bool finishing = last_slice && behind.has_work();
+        const bool finishing = behind.has_work();
         for (std::int64_t ic = 0; ic < p.m; ic += bs.mc) {
           const std::int64_t mc = std::min(bs.mc, p.m - ic);
           const BlockOfA a = block_of_a(ic, mc, pc, kc, jc == 0, last_slice);

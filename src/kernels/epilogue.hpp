@@ -8,6 +8,8 @@
 
 #include <cstdint>
 
+#include "simd/cache_line.hpp"
+
 namespace ridge::kernels {
 
 enum class Activation { relu, gelu_tanh, gelu_erf, silu };
@@ -46,6 +48,15 @@ struct Epilogue {
   // caller's C.
   std::uint16_t* bf16 = nullptr;
   std::int64_t bf16_ld = 0;
+
+  // The row and column of the whole problem's C at which p (an element of C) lies.
+  struct Position {
+    std::int64_t row, col;
+  };
+  Position position_of(const float* p) const {
+    const std::int64_t offset = p - c, col = offset / ldc;
+    return {offset - col * ldc, col};
+  }
 };
 
 // The lines of an epilogue's matrix operands (add_matrix: a residual) beside a block of C,
@@ -56,9 +67,8 @@ class EpilogueOperandLines {
  public:
   EpilogueOperandLines() = default;
   // The block of `rows` rows from c on (c within e's C).
-  EpilogueOperandLines(const Epilogue& e, const float* c, std::int64_t rows)
-      : bytes_(rows * static_cast<std::int64_t>(sizeof(float))) {
-    const std::int64_t offset = c - e.c, col0 = offset / e.ldc, row0 = offset - col0 * e.ldc;
+  EpilogueOperandLines(const Epilogue& e, const float* c, std::int64_t rows) : rows_(rows) {
+    const auto [row0, col0] = e.position_of(c);
     for (int o = 0; o < e.count; ++o) {
       const PostOp& op = e.ops[o];
       if (op.kind != PostOp::Kind::add_matrix) continue;
@@ -68,18 +78,13 @@ class EpilogueOperandLines {
   }
   bool empty() const { return count_ == 0; }
   void fetch_column(std::int64_t j) const {
-    constexpr std::uintptr_t kLine = 64;
-    for (int m = 0; m < count_; ++m) {
-      const auto begin = reinterpret_cast<std::uintptr_t>(first_[m] + j * ld_[m]);
-      for (std::uintptr_t line = begin & ~(kLine - 1); line < begin + bytes_; line += kLine)
-        __builtin_prefetch(reinterpret_cast<const void*>(line), 0, 2);
-    }
+    for (int m = 0; m < count_; ++m) simd::prefetch_run(first_[m] + j * ld_[m], rows_);
   }
 
  private:
   const float* first_[Epilogue::kMaxOps] = {};
   std::int64_t ld_[Epilogue::kMaxOps] = {};
-  std::int64_t bytes_ = 0;
+  std::int64_t rows_ = 0;
   int count_ = 0;
 };
 

@@ -55,8 +55,8 @@ template <class V, class Sum = float>
   constexpr int W = V::width;
   // The floats of an int8 GEMM go over its int32 sums in the caller's float C.
   float* const cf = reinterpret_cast<float*>(c);
-  const std::int64_t offset = cf - e.c, ld = e.ldc;
-  const std::int64_t col0 = offset / ld, row0 = offset - col0 * ld;
+  const std::int64_t ld = e.ldc;
+  const auto [row0, col0] = e.position_of(cf);
   const auto pass = [&](auto f) { each_vector<V>(cf, ld, rows, cols, row0, col0, f); };
   if constexpr (std::is_same_v<Sum, std::int32_t>) {
     const reg scale = V::set1(e.scale);
