@@ -145,8 +145,14 @@ struct Avx512<float> {
     rows[1] = _mm512_permutex2var_ps(even, _mm512_add_epi32(low, _mm512_set1_epi32(8)), odd);
   }
   // a * 2^n for any integral n, rounded once (VSCALEFPS: one instruction).
-  static constexpr bool scales_by_any_power = true;
   static reg scale_by_pow2(reg a, reg n) { return _mm512_maskz_scalef_ps(all_lanes, a, n); }
+  // a 2^n in the lanes whose `sign` has its sign bit clear, `other` in the others, where no
+  // scaling is done: a lane masked off takes no microcode assist for a subnormal result.
+  static reg scale_by_pow2_unless(reg sign, reg other, reg a, reg n) {
+    const __mmask16 negative =
+        _mm512_cmplt_epi32_mask(_mm512_castps_si512(sign), _mm512_setzero_si512());
+    return _mm512_mask_scalef_ps(other, static_cast<__mmask16>(~negative), a, n);
+  }
   // Each lane rounded to bf16 (nearest, ties to even; a NaN stays a NaN, made quiet), the first
   // n stored (zero-masked forms, for GCC bug 105593 as above).
   static void store_bf16_partial(std::uint16_t* p, reg a, int n) {
