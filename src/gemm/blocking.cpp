@@ -143,6 +143,28 @@ BlockSizes tile_register_block_sizes(const Machine& machine, int mr, int nr, int
   b.mc =
       round_down(kernels::streamed_capacity(machine.data_cache(2)) / 2 / (kSteps * step_bytes), mr);
   b.a_level = 2;
+  // Storing a tile's accumulators costs 1100-1300 cycles whenever its operands stream from L2,
+  // whatever it stores (the same for one register as for four; 3 cycles with the operands in
+  // L1): a third of a 32-step tile's time. Deeper slices store fewer times, but leave fewer rows
+  // in A's block, whose packing more column strips must then share: twice as deep from 64
+  // strips of C on. Measured on the 2-vCPU Xeon guest, 1024 steps against 512, alternated both
+  // ways, 2 threads, GFLOP/s (GOP/s) ratios: 128 strips bf16 4096^3 1.04-1.24x (1 thread
+  // 1.08-1.15x), 4096 x 1024 x 4096 0.95-1.15x, u8s8 1.00-1.19x and 1.13-1.21x; 64 strips
+  // (2048^3) bf16 0.90-1.08x, u8s8 1.00-1.08x; where it is not taken, 32 strips (1024 x 4096 x
+  // 4096) bf16 0.98-1.03x, u8s8 1.05-1.09x, 16 (512 x 4096 x 11008) 0.95-1.00x, 8 (256 x 4096
+  // x 4096) 0.92x, one (32 x 4096 x 4096) 0.88-0.90x
+  // (docs/notes/activations-and-the-tile-unit-2026-12-05.md).
+  b.wide_kc = 2 * kSteps;
+  b.wide_columns = 64 * static_cast<std::int64_t>(nr);
+  return b;
+}
+
+BlockSizes blocks_for_columns(const BlockSizes& blocks, std::int64_t n, int mr, int nr) {
+  if (blocks.wide_kc == 0 || n < blocks.wide_columns) return blocks;
+  BlockSizes b = blocks;
+  b.mc = std::max<std::int64_t>(mr, round_down(blocks.mc * blocks.kc / blocks.wide_kc, mr));
+  b.nc = std::max<std::int64_t>(nr, round_down(blocks.nc * blocks.kc / blocks.wide_kc, nr));
+  b.kc = blocks.wide_kc;
   return b;
 }
 

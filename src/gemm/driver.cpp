@@ -637,17 +637,16 @@ void run_widened(const GemmProblem<T, SourceA, SourceB>& p) {
   const GemmKernels<T, SourceA, SourceB>& loops = table.kernels;
   const std::int64_t steps = loops.steps(p.k);
   const PackedOptions options = widened_options(p, table);
+  const BlockSizes blocks = blocks_for_columns(table.blocks, p.n, loops.mr, loops.nr);
   using Problem = GemmProblem<T, SourceA, SourceB>;
   run_in_blocks(
       p, thread_count(p.m * p.n * steps), loops.width, loops.nr,
       [&](const Problem& block) -> std::size_t {
-        return packed_workspace<T>(block.m, block.n, steps, table.blocks, loops.mr, loops.nr,
+        return packed_workspace<T>(block.m, block.n, steps, blocks, loops.mr, loops.nr,
                                    options.copy_ahead, loops.depth_group == 4, loops.step_multiple)
             .bytes();
       },
-      [&](const Problem& block, std::byte* work) {
-        loops.packed(block, table.blocks, options, work);
-      },
+      [&](const Problem& block, std::byte* work) { loops.packed(block, blocks, options, work); },
       loops.packing_cost);
 }
 
@@ -839,19 +838,19 @@ void run_prepacked_narrow(const GemmProblem<T, SourceA, SourceB>& p, const Prepa
     }
   }
   const PackedOptions options = widened_options(unpacked, table);
+  const BlockSizes blocks = blocks_for_columns(table.blocks, p.n, loops.mr, loops.nr);
   const std::int64_t depth =
-      packed_plan(steps, table.blocks, loops.mr, loops.nr, options.copy_ahead, loops.step_multiple)
-          .depth;
+      packed_plan(steps, blocks, loops.mr, loops.nr, options.copy_ahead, loops.step_multiple).depth;
   const bool sums = loops.depth_group == 4;
   run_in_blocks(
       q, threads, loops.mr, loops.nr,
       [&](const Prepacked& block) -> std::size_t {
-        return prepacked_workspace<T>(block.m, block.n, steps, depth, table.blocks, loops.mr,
-                                      loops.nr, false, sums)
+        return prepacked_workspace<T>(block.m, block.n, steps, depth, blocks, loops.mr, loops.nr,
+                                      false, sums)
             .bytes();
       },
       [&](const Prepacked& block, std::byte* work) {
-        loops.prepacked(block, depth, table.blocks, options.fma_chains, false, work);
+        loops.prepacked(block, depth, blocks, options.fma_chains, false, work);
       });
 }
 

@@ -209,6 +209,36 @@ TEST(Blocking, CopiedAheadBlocksKeepToHalfOfL2) {
   }
 }
 
+// Tile-register blocks take deeper slices for products of many columns of C, their blocks the
+// same bytes; other blocks, and narrower products, keep the model's.
+TEST(Blocking, WideProductsTakeDeeperSlicesOnTileRegisters) {
+  const Machine m = machine_with(48 << 10, 12, 2 << 20, 16, 64 << 20, 16, 2);
+  const gemm_detail::BlockSizes tiles = gemm_detail::tile_register_block_sizes(m, 32, 32, 4);
+  ASSERT_GT(tiles.wide_kc, tiles.kc);
+  ASSERT_GT(tiles.wide_columns, 32);
+  EXPECT_EQ(gemm_detail::blocks_for_columns(tiles, tiles.wide_columns - 1, 32, 32).kc, tiles.kc);
+  for (const std::int64_t n : {tiles.wide_columns, 4 * tiles.wide_columns}) {
+    const gemm_detail::BlockSizes wide = gemm_detail::blocks_for_columns(tiles, n, 32, 32);
+    EXPECT_EQ(wide.kc, tiles.wide_kc);
+    EXPECT_EQ(wide.mc % 32, 0);
+    EXPECT_GE(wide.mc, 32);
+    EXPECT_LE(wide.mc * wide.kc, tiles.mc * tiles.kc);
+    EXPECT_GT(wide.mc * wide.kc, tiles.mc * tiles.kc - 32 * wide.kc);
+    EXPECT_EQ(wide.nc % 32, 0);
+    // Applied again, nothing changes: the driver passes the blocks on as the model.
+    const gemm_detail::BlockSizes again = gemm_detail::blocks_for_columns(wide, n, 32, 32);
+    EXPECT_EQ(again.kc, wide.kc);
+    EXPECT_EQ(again.mc, wide.mc);
+    EXPECT_EQ(again.nc, wide.nc);
+    // The packed path's slices then are up to wide_kc deep.
+    EXPECT_EQ(gemm_detail::packed_plan(2 * tiles.wide_kc, wide, 32, 32, false, 16).depth,
+              tiles.wide_kc);
+  }
+  const gemm_detail::BlockSizes vector = gemm_detail::derive_block_sizes(m, 16, 6, 4);
+  EXPECT_EQ(vector.wide_kc, 0);
+  EXPECT_EQ(gemm_detail::blocks_for_columns(vector, 1 << 20, 16, 6).kc, vector.kc);
+}
+
 TEST(Blocking, MissingCachesStillGiveUsableBlocks) {
   Machine bare;  // no cache information at all
   const gemm_detail::BlockSizes b = gemm_detail::derive_block_sizes(bare, 8, 6, 4);

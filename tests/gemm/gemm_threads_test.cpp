@@ -48,6 +48,42 @@ TEST(GemmThreads, ResultsAreBitIdenticalForAnyThreadCount) {
   }
 }
 
+// The low-precision GEMMs too, on shapes whose depth slices follow the product's width (the
+// AMX tiles' deeper slices from 2048 columns of the internal C, the rows of a row-major C) and
+// with alpha and beta that make each slice round on its own.
+TEST(GemmThreads, LowPrecisionResultsAreBitIdenticalForAnyThreadCount) {
+  for (auto [m, n, k] : {std::tuple{2100, 40, 1500}, {2048, 96, 2100}, {300, 200, 1300}}) {
+    std::mt19937 rng(5);
+    Matrix<float> a(m, k, Layout::row_major), b(k, n, Layout::row_major);
+    a.fill_random(rng);
+    b.fill_random(rng);
+    std::vector<bf16> a16(a.storage.size()), b16(b.storage.size());
+    for (std::size_t i = 0; i < a16.size(); ++i)
+      a.storage[i] = to_float(a16[i] = to_bf16(a.storage[i]));
+    for (std::size_t i = 0; i < b16.size(); ++i)
+      b.storage[i] = to_float(b16[i] = to_bf16(b.storage[i]));
+    Matrix<float> c0(m, n, Layout::row_major);
+    c0.fill_random(rng);
+    const Reference<float> want =
+        reference_gemm(0.75f, a, Transpose::none, b, Transpose::none, -0.5f, c0);
+    std::vector<float> one;
+    for (int threads : {1, 2, 3}) {
+      Matrix<float> c = c0;
+      set_num_threads(threads);
+      gemm(0.75f, MatrixView<const bf16>{a16.data(), m, k, a.ld, Layout::row_major},
+           MatrixView<const bf16>{b16.data(), k, n, b.ld, Layout::row_major}, -0.5f, c.view());
+      set_num_threads(0);
+      if (threads == 1) {
+        ASSERT_EQ(compare(c, want), "") << m << "x" << n << "x" << k;
+        one = c.storage;
+        continue;
+      }
+      ASSERT_EQ(0, std::memcmp(one.data(), c.storage.data(), one.size() * sizeof(float)))
+          << m << "x" << n << "x" << k << " with " << threads << " threads";
+    }
+  }
+}
+
 // The threads' blocks of C depend on where C starts (blocks of rows that would meet inside a
 // cache line split by columns instead): the results must not.
 TEST(GemmThreads, ResultsAreBitIdenticalWhereverCStarts) {
