@@ -103,6 +103,7 @@ struct ActivationMath {
     const reg quotient = V::div(x, V::add(V::set1(1.0f), tiny_exp(e.p, e.n)));
     return V::blend_by_sign(x, times_exp(quotient, e.p, e.n), quotient);
   }
+  // -|x|; a NaN stays one (min's second operand, -x, where the two are unordered).
   [[gnu::always_inline]] static reg minus_magnitude(reg x) {
     return V::min(x, V::sub(V::zero(), x));
   }
