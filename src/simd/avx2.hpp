@@ -53,8 +53,10 @@ struct Avx2<float> {
   static reg div(reg a, reg b) { return _mm256_div_ps(a, b); }
   // a in the lanes whose `sign` has its sign bit set, b in the others.
   static reg blend_by_sign(reg sign, reg a, reg b) { return _mm256_blendv_ps(b, a, sign); }
-  // Whether any lane has its sign bit set.
-  static bool any_negative(reg a) { return _mm256_movemask_ps(a) != 0; }
+  // Whether a < b in any lane (false where either is a NaN).
+  static bool any_less(reg a, reg b) {
+    return _mm256_movemask_ps(_mm256_cmp_ps(a, b, _CMP_LT_OQ)) != 0;
+  }
   static reg floor(reg a) { return _mm256_floor_ps(a); }
   // The float of `units` x 2^-149 (units in [0, 2^23], rounded to an integer as arithmetic
   // rounds), with sign's sign, built from its bits: a subnormal (or zero, or 2^-126) that no
@@ -126,11 +128,13 @@ struct Avx2<float> {
   static reg convert_int32_partial(const std::int32_t* p, int n) {
     return _mm256_cvtepi32_ps(_mm256_maskload_epi32(p, avx2_detail::first_lanes32(n)));
   }
-  // a * 2^n for integral n in [-126, 127]: n is written straight into a float's exponent field.
+  // a * 2^n for integral n in [-126, 127]: n + 127 is written straight into a float's exponent
+  // field. Added to 1.5 x 2^23 (whose ulp is 1), n + 127 lands in the low bits of the sum's
+  // fraction, and the shift by 23 that moves it into the exponent field shifts all the rest
+  // out: one instruction less than a conversion to integers.
   static reg scale_by_pow2(reg a, reg n) {
-    const __m256i bits = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n),
-                                                            _mm256_set1_epi32(127)), 23);
-    return _mm256_mul_ps(a, _mm256_castsi256_ps(bits));
+    const __m256i biased = _mm256_castps_si256(_mm256_add_ps(n, _mm256_set1_ps(0x1.8p23f + 127)));
+    return _mm256_mul_ps(a, _mm256_castsi256_ps(_mm256_slli_epi32(biased, 23)));
   }
   // dst[r * dst_stride + c] = src[c * src_stride + r] for r, c < 4.
   static void transpose_4x4(const float* src, std::int64_t src_stride, float* dst,

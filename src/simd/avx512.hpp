@@ -92,10 +92,8 @@ struct Avx512<float> {
         _mm512_cmplt_epi32_mask(_mm512_castps_si512(sign), _mm512_setzero_si512());
     return _mm512_mask_blend_ps(negative, b, a);
   }
-  // Whether any lane has its sign bit set.
-  static bool any_negative(reg a) {
-    return _mm512_cmplt_epi32_mask(_mm512_castps_si512(a), _mm512_setzero_si512()) != 0;
-  }
+  // Whether a < b in any lane (false where either is a NaN).
+  static bool any_less(reg a, reg b) { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ) != 0; }
   // bf16 (a float's upper half) widened exactly: zero-extend each 16-bit lane and shift it up.
   static reg load_bf16(const std::uint16_t* p) {
     return widen_bf16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));

@@ -82,10 +82,10 @@ struct Generic {
     for (int i = 0; i < width; ++i) a.v[i] = std::copysign(T(1), sign.v[i]) < 0 ? a.v[i] : b.v[i];
     return a;
   }
-  // Whether any lane has its sign bit set.
-  static bool any_negative(reg a) {
+  // Whether a < b in any lane (false where either is a NaN).
+  static bool any_less(reg a, reg b) {
     bool any = false;
-    for (int i = 0; i < width; ++i) any = any || std::copysign(T(1), a.v[i]) < 0;
+    for (int i = 0; i < width; ++i) any = any || a.v[i] < b.v[i];
     return any;
   }
   // The float of `units` x 2^-149 (units in [0, 2^23], rounded to an integer as arithmetic
