@@ -161,10 +161,10 @@ BlockSizes tile_register_block_sizes(const Machine& machine, int mr, int nr, int
 
 BlockSizes blocks_for_columns(const BlockSizes& blocks, std::int64_t n, int mr, int nr) {
   if (blocks.wide_kc == 0 || n < blocks.wide_columns) return blocks;
-  BlockSizes b = blocks;
-  b.mc = std::max<std::int64_t>(mr, round_down(blocks.mc * blocks.kc / blocks.wide_kc, mr));
-  b.nc = std::max<std::int64_t>(nr, round_down(blocks.nc * blocks.kc / blocks.wide_kc, nr));
+  BlockSizes b = blocks_at_depth(blocks, blocks.wide_kc, mr, nr);
   b.kc = blocks.wide_kc;
+  b.mc = std::max<std::int64_t>(mr, b.mc);
+  b.nc = std::max<std::int64_t>(nr, b.nc);
   return b;
 }
 

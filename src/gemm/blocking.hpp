@@ -41,7 +41,8 @@ BlockSizes tile_register_block_sizes(const Machine& machine, int mr, int nr, int
 // that the slices, and with them the results, are the same for any thread count.
 BlockSizes blocks_for_columns(const BlockSizes& blocks, std::int64_t n, int mr, int nr);
 
-// The blocks for a product only `kc` deep (kc <= blocks.kc): the model sizes the packed blocks in
+// The blocks for a product only `kc` deep (kc <= blocks.kc; a deeper kc, as blocks_for_columns
+// takes, gets fewer rows and columns the same way): the model sizes the packed blocks in
 // bytes at depth KC, so a shallower product fits as many more rows of A (MC) and columns of B
 // (NC) in them. 4096 x 4096 x 128 sgemm then packs A once instead of 4 times (once per NC
 // columns of B).
