@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "gemm/loops.hpp"
+#include "kernels/amx_row_tile.hpp"
 #include "kernels/amx_tile.hpp"
 #include "kernels/pack_k_rows.hpp"
 
@@ -43,15 +44,21 @@ struct AmxLoops {
   // bf16's with an element half the bytes, so the same.
   static constexpr std::int64_t kPackingCost = 120;
   // GemmKernels::dot_width: the dot products along W's rows run on the vector kernels, which the
-  // tiles overtake from a few rows of x (W's rows transposed into the tiles' slots by blocks,
-  // kernels/transpose_blocks.hpp). Measured on the 2-vCPU Xeon guest, M x 4096 x 4096 x W^T on
-  // 2 threads, GFLOP/s (GOP/s) on the dot products against the tiles, two alternated runs: bf16
-  // M = 4 / 8 / 9 / 10 / 11 / 12 163-166 / 184-186 / 172-177 / 177-184 / 176-180 / 185-195
-  // against 70-72 / 143-144 / 159-162 / 180-181 / 195-199 / 212-218; u8s8 M = 8 / 12 / 16 / 17 /
-  // 18 / 20 / 24 / 32 483-553 / 513-591 / 628-786 / 604-617 / 598-600 / 639-687 / 600-623 /
+  // tiles overtake from a few rows of x. int8: W's rows transposed into the tiles' slots by blocks
+  // (kernels/transpose_blocks.hpp); measured on the 2-vCPU Xeon guest, M x 4096 x 4096 x W^T on 2
+  // threads, GOP/s on the dot products against the tiles, two alternated runs: M = 8 / 12 / 16 /
+  // 17 / 18 / 20 / 24 / 32 483-553 / 513-591 / 628-786 / 604-617 / 598-600 / 639-687 / 600-623 /
   // 856-950 against 243-306 / 331-472 / 424-646 / 614-634 / 622-665 / 695-734 / 799-822 /
-  // 1120-1140.
-  static constexpr std::int64_t kDotWidth = kQuads ? 16 : 10;
+  // 1120-1140. bf16: the tiles on W's rows in place (AmxRowLoops below); the same, GFLOP/s, M = 2
+  // / 3 / 4 / 5 / 8 / 10 105-106 / 119-120 / 175-181 / 171-173 / 180-198 / 196-201 against 91-92
+  // / 123-136 / 176-182 / 215-230 / 357-363 / 413-453.
+  static constexpr std::int64_t kDotWidth = kQuads ? 16 : 2;
+  // GemmKernels::rows_in_place_width (bf16): against the packed path, which transposes W into
+  // the tiles' slots and then reuses each block of it for every strip of x's rows, M x 4096 x 4096
+  // x W^T on 2 threads, GFLOP/s, two alternated runs: M = 96 / 128 / 192 / 256 1520-1561 /
+  // 1537 / 1383-1409 / 1328-1332 against 1536-1559 / 1551-1566 / 1433-1530 / 1628-1657; at 64
+  // the packed path ran 0.90x oneDNN, the tiles on W's rows 1.58x.
+  static constexpr std::int64_t kRowsInPlaceWidth = 96;
   static_assert(Base::MR == MR, "A's panels are the vector tiles' own");
 
   // The slot steps of a k-deep product, whole tile steps.
@@ -306,6 +313,40 @@ struct AmxLoops {
   }
 };
 
+// The bf16 product on A's rows in place (GemmKernels::rows_in_place): B's columns (x's rows)
+// packed in pairs as A's panels are for the tiles' second operand, then the block's rows 32 at a
+// time against each panel of 32 of them, each tile finished (the epilogue) as it is stored.
+template <class V>
+struct AmxRowLoops {
+  using Problem = GemmProblem<float, std::uint16_t, std::uint16_t>;
+  static constexpr int MR = kernels::kAmxRows;
+  static constexpr std::int64_t kStageFloats = kernels::kAmxRows * kernels::kAmxRowBytes / 4;
+
+  static std::int64_t steps_of(std::int64_t k) { return round_up((k + 1) / 2, kernels::kAmxSlots); }
+  static std::size_t bytes(std::int64_t n, std::int64_t k) {
+    return runtime::pages_for<float>(round_up(n, MR) * steps_of(k) + kStageFloats);
+  }
+  static void run(const Problem& p, std::int64_t depth, std::byte* work) {
+    const std::int64_t steps = steps_of(p.k);
+    auto* const x = reinterpret_cast<float*>(work);
+    auto* const stage = reinterpret_cast<std::uint16_t*>(x + round_up(p.n, MR) * steps);
+    kernels::pack_pairs_a<V, MR>(p.n, p.k, p.b, p.b_cs, p.b_rs, 0, x, steps);
+    const kernels::AmxTiles tiles;
+    for (std::int64_t i = 0; i < p.m; i += MR) {
+      for (std::int64_t j = 0; j < p.n; j += MR) {
+        const kernels::TileC<float> c{p.c + i + j * p.ldc,
+                                      p.ldc,
+                                      static_cast<int>(std::min<std::int64_t>(MR, p.m - i)),
+                                      static_cast<int>(std::min<std::int64_t>(MR, p.n - j)),
+                                      p.alpha,
+                                      p.beta};
+        kernels::amx_row_tile(p.k, 2 * depth, p.a + i * p.a_rs, p.a_rs, x + j * steps, c, stage);
+        Loops<V, kernels::kAvx512Tiles, std::uint16_t, std::uint16_t>::finish(p.epilogue, c);
+      }
+    }
+  }
+};
+
 // A kernel set of the vector kernels on V with its packed paths on AMX tiles.
 template <class V, class SourceA, class SourceB>
 GemmKernels<typename V::scalar, SourceA, SourceB> make_amx_kernels(const char* name) {
@@ -319,6 +360,11 @@ GemmKernels<typename V::scalar, SourceA, SourceB> make_amx_kernels(const char* n
   k.packed = &L::packed;
   k.prepacked = &L::prepacked;
   k.pack_panels = &L::Base::template pack_panels<L::kStep>;
+  if constexpr (!L::kQuads) {
+    k.rows_in_place = &AmxRowLoops<V>::run;
+    k.rows_in_place_bytes = &AmxRowLoops<V>::bytes;
+    k.rows_in_place_width = L::kRowsInPlaceWidth;
+  }
   return k;
 }
 

@@ -716,6 +716,29 @@ void run(const GemmProblem<float, std::uint16_t, std::uint16_t>& p) {
         });
     return;
   }
+  // More rows of x against W's rows: the tiles on W's rows as they lie (GemmKernels::
+  // rows_in_place), at the packed path's depth slices, so that W packed beforehand (the packed
+  // path's panels) gives the same results to the bit.
+  if (loops.rows_in_place != nullptr && p.a_cs == 1 && p.a_rs != 1 &&
+      p.n <= loops.rows_in_place_width && p.m > 0 && p.n > 0) {
+    if (run_without_product(p, isa)) return;
+    const TypedKernels<float, std::uint16_t, std::uint16_t>& table =
+        gemm_kernels<float, std::uint16_t, std::uint16_t>(isa);
+    const std::int64_t steps = loops.steps(p.k);
+    const BlockSizes blocks = blocks_for_columns(table.blocks, p.n, loops.mr, loops.nr);
+    const std::int64_t depth =
+        packed_plan(steps, blocks, loops.mr, loops.nr, widened_options(p, table).copy_ahead,
+                    loops.step_multiple)
+            .depth;
+    using Problem = GemmProblem<float, std::uint16_t, std::uint16_t>;
+    run_in_row_blocks(
+        p, thread_count(p.m * p.n * steps), loops.mr,
+        [&](const Problem& block) -> std::size_t {
+          return loops.rows_in_place_bytes(block.n, p.k);
+        },
+        [&](const Problem& block, std::byte* work) { loops.rows_in_place(block, depth, work); });
+    return;
+  }
   run_widened(p);
 }
 

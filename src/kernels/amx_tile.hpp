@@ -59,7 +59,10 @@ class AmxTiles {
       config.row_bytes[t] = kAmxRowBytes;
       config.rows[t] = kAmxSlots;
     }
-    _tile_loadconfig(&config);
+    // LDTILECFG through an operand of the whole 64 bytes: GCC 12's _tile_loadconfig names only
+    // the first 8 as read, so the compiler may drop the stores of the rest before it (seen: the
+    // row widths left zero, and LDTILECFG faulting on the invalid configuration).
+    asm volatile("ldtilecfg %0" : : "m"(config));
   }
   ~AmxTiles() { _tile_release(); }
   AmxTiles(const AmxTiles&) = delete;

@@ -5,6 +5,7 @@
 // dimensions, alpha and beta's special values, NaN and Inf, and the epilogue.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -130,6 +131,57 @@ TEST(GemmBf16, AmxKernelsCrossEveryBlockBoundary) {
   const Bf16Kernels kernels = avx512_amx::gemm_kernels(float{}, std::uint16_t{}, std::uint16_t{});
   ASSERT_EQ(kernels.step_multiple, 16);
   sweep_packed(kernels);
+}
+
+// The tiles on A's rows in place (x W^T, W's rows contiguous: GemmKernels::rows_in_place) against
+// the reference, and to the bit against the packed path at the same depth slices (which W packed
+// beforehand runs), across a tile's rows and columns, the tile steps of the depth and the
+// slices, A's rows an odd and an even number of values apart (the gaps NaN).
+TEST(GemmBf16, AmxTilesOnRowsInPlaceAreThePackedPath) {
+  if (!Machine::current().isa.amx_bf16 || !runtime::amx_usable())
+    GTEST_SKIP() << "AMX-BF16 is not usable here";
+  const Bf16Kernels kernels = avx512_amx::gemm_kernels(float{}, std::uint16_t{}, std::uint16_t{});
+  ASSERT_NE(kernels.rows_in_place, nullptr);
+  const int mr = kernels.mr, nr = kernels.nr;
+  const gemm_detail::BlockSizes small{2 * mr, 32, 3 * nr, 0};  // slices of 64 depths
+  std::mt19937 rng(22);
+  int index = 0;
+  for (int m : {1, 31, 32, 33, 70})
+    for (int n : {1, 15, 16, 17, 33, 65})
+      for (int k : {1, 2, 31, 32, 33, 65, 191})
+        for (Layout lb : {Layout::col_major, Layout::row_major}) {
+          const auto [alpha, beta] = alpha_beta<float>(index++);
+          Bf16Matrix a(m, k, Layout::row_major, 1 + index % 2, rng), b(k, n, lb, 1, rng);
+          Matrix<float> c(m, n, Layout::col_major, 3);
+          c.fill_random(rng);
+          Matrix<float> packed_c = c;
+          const Reference<float> want =
+              reference_gemm(alpha, a.values, Transpose::none, b.values, Transpose::none, beta, c);
+          std::int64_t b_rs, b_cs;
+          op_strides(b.values.view(), b_rs, b_cs);
+          const auto problem = [&](Matrix<float>& out) {
+            return kernels::GemmProblem<float, std::uint16_t, std::uint16_t>::from_strides(
+                m, n, k, alpha, a.raw(), a.values.ld, 1, b.raw(), b_rs, b_cs, beta, out.data(), 1,
+                out.ld);
+          };
+          const std::int64_t steps = kernels.steps(k);
+          const gemm_detail::PackedPlan plan =
+              gemm_detail::packed_plan(steps, small, mr, nr, false, kernels.step_multiple);
+          std::vector<std::byte> work(kernels.rows_in_place_bytes(n, k));
+          kernels.rows_in_place(problem(c), plan.depth, work.data());
+          ASSERT_EQ(compare(c, want), "")
+              << m << "x" << n << "x" << k << ", B " << (lb == Layout::row_major ? "row" : "col");
+          std::vector<std::byte> packed_work(
+              gemm_detail::packed_workspace<float>(m, n, steps, small, mr, nr, false, false,
+                                                   kernels.step_multiple)
+                  .bytes());
+          kernels.packed(problem(packed_c), small, {}, packed_work.data());
+          for (std::size_t i = 0; i < c.storage.size(); ++i)
+            ASSERT_EQ(std::bit_cast<std::uint32_t>(c.storage[i]),
+                      std::bit_cast<std::uint32_t>(packed_c.storage[i]))
+                << m << "x" << n << "x" << k << " at " << i << ", alpha " << alpha << ", beta "
+                << beta;
+        }
 }
 #endif
 
