@@ -53,12 +53,14 @@ struct AmxLoops {
   // / 3 / 4 / 5 / 8 / 10 105-106 / 119-120 / 175-181 / 171-173 / 180-198 / 196-201 against 91-92
   // / 123-136 / 176-182 / 215-230 / 357-363 / 413-453.
   static constexpr std::int64_t kDotWidth = kQuads ? 16 : 2;
-  // GemmKernels::rows_in_place_width (bf16): against the packed path, which transposes W into
-  // the tiles' slots and then reuses each block of it for every strip of x's rows, M x 4096 x 4096
-  // x W^T on 2 threads, GFLOP/s, two alternated runs: M = 96 / 128 / 192 / 256 1520-1561 /
-  // 1537 / 1383-1409 / 1328-1332 against 1536-1559 / 1551-1566 / 1433-1530 / 1628-1657; at 64
-  // the packed path ran 0.90x oneDNN, the tiles on W's rows 1.58x.
-  static constexpr std::int64_t kRowsInPlaceWidth = 96;
+  // GemmKernels::rows_in_place_width (bf16): the packed path transposes W into the tiles' slots,
+  // then reuses each block of it for every strip of x's rows. Measured on the 2-vCPU Xeon guest,
+  // M x 4096 x 4096 x W^T on 2 threads, GFLOP/s on W's rows in place against the packed path,
+  // alternated, two runs (a loud hour): M = 128 / 144 / 160 / 176 / 192 1384-1557 / 1383-1411 /
+  // 1500-1518 / 1335-1353 / 1417-1445 against 1128-1254 / 1179-1346 / 1176-1430 / 1240-1401 /
+  // 1227-1532; 160 x 4096 x 11008 1217-1286 against 1166-1445. At 64 the packed path ran 0.90x
+  // oneDNN, W's rows in place 1.58x.
+  static constexpr std::int64_t kRowsInPlaceWidth = 160;
   static_assert(Base::MR == MR, "A's panels are the vector tiles' own");
 
   // The slot steps of a k-deep product, whole tile steps.
