@@ -156,13 +156,27 @@ BlockSizes tile_register_block_sizes(const Machine& machine, int mr, int nr, int
   // (docs/notes/activations-and-the-tile-unit-2026-12-05.md).
   b.wide_kc = 2 * kSteps;
   b.wide_columns = 64 * static_cast<std::int64_t>(nr);
+  // With one or two strips of C each A block serves that few, and packing it is most of the
+  // time: a quarter of the depth and four times the rows make the weights' runs four times as
+  // long for the packing's reads from L3, more than the extra stores of C cost. Measured on the
+  // 2-vCPU Xeon guest, bf16 on 2 threads, GFLOP/s at 128 / 64 / 32 steps against 512, two runs:
+  // 32 x 4096 x 4096 573-599 / 513-543 / 343-365 against 520-523; 16 x 4096 x 4096 356-363 /
+  // 350-371 / 263-268 against 286-291; 32 x 11008 x 4096 597-633 / 597-599 / 546-552 against
+  // 488-517; 32 x 4096 x 11008 514-552 / 266-541 / 351-363 against 511-544; two strips, 128
+  // steps against 512: 48 x 4096 x 4096 782-793 against 720-734, 64 x 4096 x 4096 862 against
+  // 813-822; four, 128 x 4096 x 4096, 1120-1218 against 1198-1206.
+  b.narrow_kc = kSteps / 4;
+  b.narrow_columns = 2 * static_cast<std::int64_t>(nr);
   return b;
 }
 
 BlockSizes blocks_for_columns(const BlockSizes& blocks, std::int64_t n, int mr, int nr) {
-  if (blocks.wide_kc == 0 || n < blocks.wide_columns) return blocks;
-  BlockSizes b = blocks_at_depth(blocks, blocks.wide_kc, mr, nr);
-  b.kc = blocks.wide_kc;
+  const std::int64_t kc = blocks.wide_kc > 0 && n >= blocks.wide_columns       ? blocks.wide_kc
+                          : blocks.narrow_kc > 0 && n <= blocks.narrow_columns ? blocks.narrow_kc
+                                                                               : 0;
+  if (kc == 0) return blocks;
+  BlockSizes b = blocks_at_depth(blocks, kc, mr, nr);
+  b.kc = kc;
   b.mc = std::max<std::int64_t>(mr, b.mc);
   b.nc = std::max<std::int64_t>(nr, b.nc);
   return b;

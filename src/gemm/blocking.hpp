@@ -19,9 +19,10 @@ struct BlockSizes {
   std::int64_t l2_elements = 0;
   std::int64_t slab_depth = 0;  // the direct path's deepest slice
   int a_level = 3;              // where the A block is kept: 2 or 3 (blocking.cpp, a_lives_in_l3)
-  // A deeper slice, wide_kc (0: none), for products of at least wide_columns columns of C:
+  // A deeper slice, wide_kc (0: none), for products of at least wide_columns columns of C, and
+  // a shallower one, narrow_kc (0: none), for those of at most narrow_columns:
   // blocks_for_columns.
-  std::int64_t wide_kc = 0, wide_columns = 0;
+  std::int64_t wide_kc = 0, wide_columns = 0, narrow_kc = 0, narrow_columns = 0;
 };
 
 // Block sizes for an MR x NR micro-kernel on elements of `element_bytes`, from the machine's
@@ -36,9 +37,10 @@ BlockSizes derive_block_sizes(const Machine& machine, int mr, int nr, int elemen
 BlockSizes tile_register_block_sizes(const Machine& machine, int mr, int nr, int step_bytes);
 
 // The blocks for a product of n columns of C: `blocks`, or where n is at least
-// blocks.wide_columns, slices blocks.wide_kc deep and the blocks as many bytes as the model's
-// (tile_register_block_sizes says why). The problem's n decides, not a thread's share of it, so
-// that the slices, and with them the results, are the same for any thread count.
+// blocks.wide_columns (at most blocks.narrow_columns), slices blocks.wide_kc (narrow_kc) deep and
+// the blocks as many bytes as the model's (tile_register_block_sizes says why). The problem's n
+// decides, not a thread's share of it, so that the slices, and with them the results, are the same
+// for any thread count.
 BlockSizes blocks_for_columns(const BlockSizes& blocks, std::int64_t n, int mr, int nr);
 
 // The blocks for a product only `kc` deep (kc <= blocks.kc; a deeper kc, as blocks_for_columns

@@ -239,6 +239,32 @@ TEST(Blocking, WideProductsTakeDeeperSlicesOnTileRegisters) {
   EXPECT_EQ(gemm_detail::blocks_for_columns(vector, 1 << 20, 16, 6).kc, vector.kc);
 }
 
+// And products of one or two strips of C shallower ones, with as many more rows in A's block.
+TEST(Blocking, NarrowProductsTakeShallowerSlicesOnTileRegisters) {
+  const Machine m = machine_with(48 << 10, 12, 2 << 20, 16, 64 << 20, 16, 2);
+  const gemm_detail::BlockSizes tiles = gemm_detail::tile_register_block_sizes(m, 32, 32, 4);
+  ASSERT_GT(tiles.narrow_kc, 0);
+  ASSERT_LT(tiles.narrow_kc, tiles.kc);
+  ASSERT_GE(tiles.narrow_columns, 32);
+  EXPECT_EQ(gemm_detail::blocks_for_columns(tiles, tiles.narrow_columns + 1, 32, 32).kc, tiles.kc);
+  for (const std::int64_t n : {std::int64_t{1}, tiles.narrow_columns}) {
+    const gemm_detail::BlockSizes narrow = gemm_detail::blocks_for_columns(tiles, n, 32, 32);
+    EXPECT_EQ(narrow.kc, tiles.narrow_kc);
+    EXPECT_EQ(narrow.mc % 32, 0);
+    EXPECT_GT(narrow.mc, tiles.mc);
+    EXPECT_LE(narrow.mc * narrow.kc, tiles.mc * tiles.kc);
+    EXPECT_GT(narrow.mc * narrow.kc, tiles.mc * tiles.kc - 32 * narrow.kc);
+    const gemm_detail::BlockSizes again = gemm_detail::blocks_for_columns(narrow, n, 32, 32);
+    EXPECT_EQ(again.kc, narrow.kc);
+    EXPECT_EQ(again.mc, narrow.mc);
+    EXPECT_EQ(gemm_detail::packed_plan(4 * tiles.kc, narrow, 32, 32, false, 16).depth,
+              tiles.narrow_kc);
+  }
+  const gemm_detail::BlockSizes vector = gemm_detail::derive_block_sizes(m, 16, 6, 4);
+  EXPECT_EQ(vector.narrow_kc, 0);
+  EXPECT_EQ(gemm_detail::blocks_for_columns(vector, 1, 16, 6).kc, vector.kc);
+}
+
 TEST(Blocking, MissingCachesStillGiveUsableBlocks) {
   Machine bare;  // no cache information at all
   const gemm_detail::BlockSizes b = gemm_detail::derive_block_sizes(bare, 8, 6, 4);
