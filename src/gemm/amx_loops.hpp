@@ -44,22 +44,23 @@ struct AmxLoops {
   // bf16's with an element half the bytes, so the same.
   static constexpr std::int64_t kPackingCost = 120;
   // GemmKernels::dot_width: the dot products along W's rows run on the vector kernels, which the
-  // tiles overtake from a few rows of x. int8: W's rows transposed into the tiles' slots by blocks
-  // (kernels/transpose_blocks.hpp); measured on the 2-vCPU Xeon guest, M x 4096 x 4096 x W^T on 2
-  // threads, GOP/s on the dot products against the tiles, two alternated runs: M = 8 / 12 / 16 /
-  // 17 / 18 / 20 / 24 / 32 483-553 / 513-591 / 628-786 / 604-617 / 598-600 / 639-687 / 600-623 /
-  // 856-950 against 243-306 / 331-472 / 424-646 / 614-634 / 622-665 / 695-734 / 799-822 /
-  // 1120-1140. bf16: the tiles on W's rows in place (AmxRowLoops below); the same, GFLOP/s, M = 2
-  // / 3 / 4 / 5 / 8 / 10 105-106 / 119-120 / 175-181 / 171-173 / 180-198 / 196-201 against 91-92
-  // / 123-136 / 176-182 / 215-230 / 357-363 / 413-453.
-  static constexpr std::int64_t kDotWidth = kQuads ? 16 : 2;
-  // GemmKernels::rows_in_place_width (bf16): the packed path transposes W into the tiles' slots,
-  // then reuses each block of it for every strip of x's rows. Measured on the 2-vCPU Xeon guest,
-  // M x 4096 x 4096 x W^T on 2 threads, GFLOP/s on W's rows in place against the packed path,
-  // alternated, two runs (a loud hour): M = 128 / 144 / 160 / 176 / 192 1384-1557 / 1383-1411 /
-  // 1500-1518 / 1335-1353 / 1417-1445 against 1128-1254 / 1179-1346 / 1176-1430 / 1240-1401 /
-  // 1227-1532; 160 x 4096 x 11008 1217-1286 against 1166-1445. At 64 the packed path ran 0.90x
-  // oneDNN, W's rows in place 1.58x.
+  // tiles on W's rows in place (AmxRowLoops below) overtake from a few rows of x. Measured on the
+  // 2-vCPU Xeon guest, M x 4096 x 4096 x W^T on 2 threads, GFLOP/s (GOP/s) on the dot products
+  // against the tiles, two alternated runs: bf16 M = 2 / 3 / 4 / 5 / 8 / 10 105-106 / 119-120 /
+  // 175-181 / 171-173 / 180-198 / 196-201 against 91-92 / 123-136 / 176-182 / 215-230 / 357-363
+  // / 413-453; u8s8 M = 2 / 3 / 4 / 6 / 8 / 12 / 16 197-199 / 253-256 / 445-448 / 476-481 /
+  // 551-625 / 627-635 / 753-784 against 178-180 / 258-260 / 344-348 / 519-523 / 684-687 / 1035 /
+  // 1353-1367; s8s8 M = 3 / 4 / 5 / 6 / 8 235-246 / 383-444 / 387-463 / 443-447 / 561-562
+  // against 258-260 / 383 / 476-484 / 566-576 / 640-770.
+  static constexpr std::int64_t kDotWidth = kQuads ? 4 : 2;
+  // GemmKernels::rows_in_place_width: the packed path transposes W into the tiles' slots, then
+  // reuses each block of it for every strip of x's rows. Measured on the 2-vCPU Xeon guest, M x
+  // 4096 x 4096 x W^T on 2 threads, W's rows in place against the packed path, alternated, two
+  // runs (a loud hour for bf16): bf16, GFLOP/s, M = 128 / 144 / 160 / 176 / 192 1384-1557 /
+  // 1383-1411 / 1500-1518 / 1335-1353 / 1417-1445 against 1128-1254 / 1179-1346 / 1176-1430 /
+  // 1240-1401 / 1227-1532, and 160 x 4096 x 11008 1217-1286 against 1166-1445; u8s8, GOP/s, M =
+  // 128 / 160 / 192 / 256 2897-2946 / 2988-3050 / 3078-3125 / 3016-3044 against 2493-2652 /
+  // 2823-2896 / 3176-3418 / 3423-3625.
   static constexpr std::int64_t kRowsInPlaceWidth = 160;
   static_assert(Base::MR == MR, "A's panels are the vector tiles' own");
 
@@ -315,35 +316,99 @@ struct AmxLoops {
   }
 };
 
-// The bf16 product on A's rows in place (GemmKernels::rows_in_place): B's columns (x's rows)
-// packed in pairs as A's panels are for the tiles' second operand, then the block's rows 32 at a
-// time against each panel of 32 of them, each tile finished (the epilogue) as it is stored.
-template <class V>
+// The product on A's rows in place (GemmKernels::rows_in_place): B's columns (x's rows) packed
+// in pairs or quads as A's panels are, for the tiles' second operand, then the block's rows 32
+// at a time against each panel of 32 of them, each tile finished as it is stored: int8's
+// zero-point terms (kernels::QuadCorrection: the sums of A's rows taken by the first panel's
+// tiles, on the vector ports, where x's zero point needs them; x's row sums before), then the
+// epilogue.
+template <class V, class SourceA, class SourceB>
 struct AmxRowLoops {
-  using Problem = GemmProblem<float, std::uint16_t, std::uint16_t>;
+  using T = typename V::scalar;
+  using Problem = GemmProblem<T, SourceA, SourceB>;
+  using Base = Loops<V, kernels::kAvx512Tiles, SourceA, SourceB>;
+  using Types = kernels::AmxRowTypes<T, SourceA, SourceB>;
   static constexpr int MR = kernels::kAmxRows;
-  static constexpr std::int64_t kStageFloats = kernels::kAmxRows * kernels::kAmxRowBytes / 4;
+  static constexpr bool kQuads = Base::kQuads;
 
-  static std::int64_t steps_of(std::int64_t k) { return round_up((k + 1) / 2, kernels::kAmxSlots); }
-  static std::size_t bytes(std::int64_t n, std::int64_t k) {
-    return runtime::pages_for<float>(round_up(n, MR) * steps_of(k) + kStageFloats);
+  static std::int64_t steps_of(std::int64_t k) {
+    return round_up(Base::depth_steps(k), kernels::kAmxSlots);
   }
+  // x's panels, the stage of a step's rows of A and, for int8, the sums of A's and x's rows.
+  static std::size_t panel_bytes(std::int64_t n, std::int64_t k) {
+    return runtime::pages_for<T>(round_up(n, MR) * steps_of(k));
+  }
+  static std::size_t stage_bytes() {
+    return runtime::pages_for<std::uint8_t>(kernels::kAmxRows * kernels::kAmxRowBytes);
+  }
+  static std::size_t bytes(std::int64_t m, std::int64_t n, std::int64_t k) {
+    return panel_bytes(n, k) + stage_bytes() +
+           (kQuads ? runtime::pages_for<T>(round_up(m, MR) + n) : 0);
+  }
+
+  // int8: the zero points' terms on x's values as they are (TDPBSUD and TDPBSSD take them
+  // without a shift to unsigned bytes).
+  static typename Base::Correction correction_of(const Problem& p, T* sums) {
+    if constexpr (kQuads) {
+      return kernels::QuadCorrection<V, MR>(p.a_zero, p.b_zero, p.k, sums,
+                                            sums + round_up(p.m, MR));
+    } else {
+      return {};
+    }
+  }
+
   static void run(const Problem& p, std::int64_t depth, std::byte* work) {
     const std::int64_t steps = steps_of(p.k);
-    auto* const x = reinterpret_cast<float*>(work);
-    auto* const stage = reinterpret_cast<std::uint16_t*>(x + round_up(p.n, MR) * steps);
-    kernels::pack_pairs_a<V, MR>(p.n, p.k, p.b, p.b_cs, p.b_rs, 0, x, steps);
+    T* const x = reinterpret_cast<T*>(work);
+    auto* const stage = reinterpret_cast<std::uint8_t*>(work + panel_bytes(p.n, p.k));
+    [[maybe_unused]] T* const sums =
+        reinterpret_cast<T*>(work + panel_bytes(p.n, p.k) + stage_bytes());
+    [[maybe_unused]] typename Base::Correction correction = correction_of(p, sums);
+    if constexpr (kQuads) {
+      kernels::pack_quads_a<V, MR>(p.n, p.k, reinterpret_cast<const std::int8_t*>(p.b), p.b_cs,
+                                   p.b_rs, x, steps);
+      correction.start_rows(p.m);
+      correction.start_columns(p.n);
+      if (std::int32_t* columns = correction.column_sums()) {
+        for (std::int64_t j = 0; j < p.n; ++j) {
+          std::uint32_t sum = 0;
+          for (std::int64_t q = 0; q < p.k; ++q)
+            sum +=
+                static_cast<std::uint32_t>(static_cast<std::int32_t>(p.b[j * p.b_cs + q * p.b_rs]));
+          columns[j] = static_cast<std::int32_t>(sum);
+        }
+        correction.finish_columns(0, p.n);
+      }
+    } else {
+      kernels::pack_pairs_a<V, MR>(p.n, p.k, p.b, p.b_cs, p.b_rs, 0, x, steps);
+    }
+    const std::int64_t slice = Base::kDepthGroup * depth;
     const kernels::AmxTiles tiles;
     for (std::int64_t i = 0; i < p.m; i += MR) {
       for (std::int64_t j = 0; j < p.n; j += MR) {
-        const kernels::TileC<float> c{p.c + i + j * p.ldc,
-                                      p.ldc,
-                                      static_cast<int>(std::min<std::int64_t>(MR, p.m - i)),
-                                      static_cast<int>(std::min<std::int64_t>(MR, p.n - j)),
-                                      p.alpha,
-                                      p.beta};
-        kernels::amx_row_tile(p.k, 2 * depth, p.a + i * p.a_rs, p.a_rs, x + j * steps, c, stage);
-        Loops<V, kernels::kAvx512Tiles, std::uint16_t, std::uint16_t>::finish(p.epilogue, c);
+        const kernels::TileC<T> c{p.c + i + j * p.ldc,
+                                  p.ldc,
+                                  static_cast<int>(std::min<std::int64_t>(MR, p.m - i)),
+                                  static_cast<int>(std::min<std::int64_t>(MR, p.n - j)),
+                                  p.alpha,
+                                  p.beta};
+        const SourceA* const a = p.a + i * p.a_rs;
+        if constexpr (kQuads) {
+          if (j == 0 && correction.row_terms()) {
+            kernels::AmxRowSums row_sums;
+            kernels::amx_row_tile<Types>(p.k, slice, a, p.a_rs, x, c, stage, row_sums);
+            row_sums.add_to(sums + i, c.rows);
+            correction.finish_rows(i, c.rows);
+          } else {
+            kernels::NoRowWork none;
+            kernels::amx_row_tile<Types>(p.k, slice, a, p.a_rs, x + j * steps, c, stage, none);
+          }
+          correction.apply(c.data, c.ld, i, c.rows, j, c.cols);
+        } else {
+          kernels::NoRowWork none;
+          kernels::amx_row_tile<Types>(p.k, slice, a, p.a_rs, x + j * steps, c, stage, none);
+        }
+        Base::finish(p.epilogue, c);
       }
     }
   }
@@ -362,11 +427,9 @@ GemmKernels<typename V::scalar, SourceA, SourceB> make_amx_kernels(const char* n
   k.packed = &L::packed;
   k.prepacked = &L::prepacked;
   k.pack_panels = &L::Base::template pack_panels<L::kStep>;
-  if constexpr (!L::kQuads) {
-    k.rows_in_place = &AmxRowLoops<V>::run;
-    k.rows_in_place_bytes = &AmxRowLoops<V>::bytes;
-    k.rows_in_place_width = L::kRowsInPlaceWidth;
-  }
+  k.rows_in_place = &AmxRowLoops<V, SourceA, SourceB>::run;
+  k.rows_in_place_bytes = &AmxRowLoops<V, SourceA, SourceB>::bytes;
+  k.rows_in_place_width = L::kRowsInPlaceWidth;
   return k;
 }
 

@@ -734,7 +734,7 @@ void run(const GemmProblem<float, std::uint16_t, std::uint16_t>& p) {
     run_in_row_blocks(
         p, thread_count(p.m * p.n * steps), loops.mr,
         [&](const Problem& block) -> std::size_t {
-          return loops.rows_in_place_bytes(block.n, p.k);
+          return loops.rows_in_place_bytes(block.m, block.n, p.k);
         },
         [&](const Problem& block, std::byte* work) { loops.rows_in_place(block, depth, work); });
     return;
@@ -769,6 +769,19 @@ void run(const GemmProblem<std::int32_t, std::int8_t, SourceB>& p) {
                         reinterpret_cast<std::uint8_t*>(work));
           apply_epilogue(block, runtime::active_isa());
         });
+    return;
+  }
+  // More rows of x against W's rows: the tiles on W's rows as they lie (GemmKernels::
+  // rows_in_place; int8 sums are exact in any order, so the depth is one slice).
+  if (loops.rows_in_place != nullptr && p.a_cs == 1 && p.a_rs != 1 &&
+      p.n <= loops.rows_in_place_width && p.m > 0 && p.n > 0 && p.k > 0) {
+    const std::int64_t steps = loops.steps(p.k);
+    run_in_row_blocks(
+        p, thread_count(p.m * p.n * steps), loops.mr,
+        [&](const Problem& block) -> std::size_t {
+          return loops.rows_in_place_bytes(block.m, block.n, p.k);
+        },
+        [&](const Problem& block, std::byte* work) { loops.rows_in_place(block, steps, work); });
     return;
   }
   const bool one_column = p.n == 1 && p.b_rs == 1 && p.m > 0 && p.k > 0;

@@ -240,12 +240,12 @@ struct GemmKernels {
   // and B's columns, both contiguous (kernels/dot.hpp's pairs form; its workspace as
   // VectorKernels::dot_bf16's).
   void (*pair_dot)(const GemmProblem<T, SourceA, SourceB>&, bool prefetch, T* b_copy) = nullptr;
-  // bf16 on AMX tiles only: C = alpha A B + beta C for A of contiguous rows (the weights of
-  // x W^T) and C of at most rows_in_place_width columns, the tiles reading A's rows where they
-  // lie (kernels/amx_row_tile.hpp) in slices `depth` steps deep (the packed path's, whose results
-  // these are to the bit), with a workspace of rows_in_place_bytes(n, k) bytes.
+  // AMX tiles only: C = alpha A B + beta C for A of contiguous rows (the weights of x W^T) and C
+  // of at most rows_in_place_width columns, the tiles reading A's rows where they lie
+  // (kernels/amx_row_tile.hpp) in slices `depth` steps deep (the packed path's, whose results
+  // these are to the bit), with a workspace of rows_in_place_bytes(m, n, k) bytes.
   void (*rows_in_place)(const Problem&, std::int64_t depth, std::byte* work) = nullptr;
-  std::size_t (*rows_in_place_bytes)(std::int64_t n, std::int64_t k) = nullptr;
+  std::size_t (*rows_in_place_bytes)(std::int64_t m, std::int64_t n, std::int64_t k) = nullptr;
   std::int64_t rows_in_place_width = 0;
   // int8 only: the dequantising epilogue on rows x cols sums from c on, as the tiles apply it
   // (Loops::finish), for the paths that apply it after their kernel.

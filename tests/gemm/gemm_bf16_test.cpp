@@ -167,7 +167,7 @@ TEST(GemmBf16, AmxTilesOnRowsInPlaceAreThePackedPath) {
           const std::int64_t steps = kernels.steps(k);
           const gemm_detail::PackedPlan plan =
               gemm_detail::packed_plan(steps, small, mr, nr, false, kernels.step_multiple);
-          std::vector<std::byte> work(kernels.rows_in_place_bytes(n, k));
+          std::vector<std::byte> work(kernels.rows_in_place_bytes(m, n, k));
           kernels.rows_in_place(problem(c), plan.depth, work.data());
           ASSERT_EQ(compare(c, want), "")
               << m << "x" << n << "x" << k << ", B " << (lb == Layout::row_major ? "row" : "col");

@@ -196,6 +196,62 @@ TEST(GemmInt8, AmxKernelsAreExactAcrossEveryBlockBoundary) {
   sweep_packed(u8);
   sweep_packed(s8);
 }
+
+// The tiles on A's rows in place (x W^T, W's rows contiguous: GemmKernels::rows_in_place), x's
+// values as they are (TDPBSUD, TDPBSSD), against the 64-bit reference: across a tile's rows and
+// columns and the depth's tile steps, each zero point zero or not (A's row sums taken beside the
+// first panel's tiles), the extreme operands, A's rows past the depth holding other bytes.
+template <class SourceB>
+void sweep_rows_in_place(const Int8Kernels<SourceB>& kernels) {
+  ASSERT_NE(kernels.rows_in_place, nullptr);
+  std::mt19937 rng(10);
+  int index = 0;
+  for (std::int64_t m : {1, 31, 32, 33, 70})
+    for (std::int64_t n : {1, 16, 17, 33, 65})
+      for (std::int64_t k : {1, 63, 64, 65, 191}) {
+        ++index;
+        const std::int64_t lda = k + index % 5, ldx = k + index % 3, ldc = m + 1;
+        auto a = random_bytes<std::int8_t>(m * lda, rng);
+        auto x = random_bytes<SourceB>(n * ldx, rng);
+        if (index % 7 == 0) {  // the largest products, all of one sign
+          std::fill(a.begin(), a.end(), std::int8_t{-128});
+          std::fill(x.begin(), x.end(), std::is_signed_v<SourceB> ? -128 : 255);
+        }
+        const std::int32_t a_zero = index % 2 ? 0 : -128 + 37 * index % 256,
+                           x_zero = index % 4 < 2 ? 0 : 11 * index % 128;
+        std::vector<std::int32_t> c(n * ldc, 12345);
+        kernels::GemmProblem<std::int32_t, std::int8_t, SourceB> p;
+        p.m = m, p.n = n, p.k = k, p.alpha = 1, p.beta = 0;
+        p.a = a.data(), p.a_rs = lda, p.a_cs = 1;
+        p.b = x.data(), p.b_rs = 1, p.b_cs = ldx;
+        p.c = c.data(), p.ldc = ldc;
+        p.a_zero = a_zero;
+        p.b_zero = x_zero;
+        std::vector<std::byte> work(kernels.rows_in_place_bytes(m, n, k) + 64);
+        const auto aligned = reinterpret_cast<std::byte*>(
+            (reinterpret_cast<std::uintptr_t>(work.data()) + 63) / 64 * 64);
+        kernels.rows_in_place(p, kernels.steps(k), aligned);
+        for (std::int64_t j = 0; j < n; ++j) {
+          for (std::int64_t i = 0; i < m; ++i) {
+            std::int64_t want = 0;
+            for (std::int64_t q = 0; q < k; ++q)
+              want +=
+                  (std::int64_t{a[i * lda + q]} - a_zero) * (std::int64_t{x[q + j * ldx]} - x_zero);
+            ASSERT_EQ(c[i + j * ldc], static_cast<std::int32_t>(static_cast<std::uint32_t>(want)))
+                << m << "x" << n << "x" << k << " (" << i << ", " << j << "), zeros " << a_zero
+                << ", " << x_zero;
+          }
+          ASSERT_EQ(c[m + j * ldc], 12345) << "padding below column " << j;
+        }
+      }
+}
+
+TEST(GemmInt8, AmxTilesOnRowsInPlaceAreExact) {
+  if (!Machine::current().isa.amx_int8 || !runtime::amx_usable())
+    GTEST_SKIP() << "AMX-INT8 is not usable here";
+  sweep_rows_in_place(avx512_amx::gemm_kernels(std::int32_t{}, std::int8_t{}, std::uint8_t{}));
+  sweep_rows_in_place(avx512_amx::gemm_kernels(std::int32_t{}, std::int8_t{}, std::int8_t{}));
+}
 #endif
 
 // The loops on int8 quads (packing, zero-point correction) on any CPU: on portable traits that

@@ -73,12 +73,13 @@ struct Shape {
 };
 
 // One row (the one-column kernel of the internal problem), one column, several depth slices,
-// block edges, K = 0 (the epilogue alone) and an empty C.
+// block edges, a few rows of x against W's rows (x W^T: dot products, or the AMX tiles on W's
+// rows in place), K = 0 (the epilogue alone) and an empty C.
 const Shape kShapes[] = {
     {1, 1, 1, false, false},       {1, 67, 301, false, false}, {1, 40, 64, false, true},
     {37, 1, 50, false, false},     {16, 16, 16, false, false}, {33, 29, 17, true, false},
     {100, 130, 700, false, false}, {257, 3, 1000, true, true}, {5, 7, 0, false, false},
-    {300, 500, 0, false, false},   {0, 5, 5, false, false},
+    {300, 500, 0, false, false},   {0, 5, 5, false, false},    {40, 70, 300, false, true},
 };
 
 std::string describe(const Shape& s, float alpha, int e, int threads) {
