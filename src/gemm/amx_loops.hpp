@@ -3,9 +3,10 @@
 // (kernels/pack_pairs.hpp, pack_quads.hpp: the tile's second operand as it is) and its B strips
 // as rows along the depth (kernels/pack_k_rows.hpp), each depth slice a whole number of tile
 // steps, zero-padded; int8's zero points corrected after the product as on VPDPBUSD
-// (kernels::QuadCorrection). The other paths of the kernel set (a few rows or one column of C)
-// stay on the vector kernels: they are bound by reading the weights, which a faster product does
-// not change.
+// (kernels::QuadCorrection); and a few columns of C against A's rows where they lie
+// (AmxRowLoops: x W^T, kernels/amx_row_tile.hpp). The other paths of the kernel set (one to four
+// columns of C, one row) stay on the vector kernels: they are bound by reading the weights,
+// which a faster product does not change.
 //
 // The blocks: gemm/blocking.cpp, tile_register_block_sizes.
 #pragma once

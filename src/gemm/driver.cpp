@@ -717,8 +717,8 @@ void run(const GemmProblem<float, std::uint16_t, std::uint16_t>& p) {
     return;
   }
   // More rows of x against W's rows: the tiles on W's rows as they lie (GemmKernels::
-  // rows_in_place), at the packed path's depth slices, so that W packed beforehand (the packed
-  // path's panels) gives the same results to the bit.
+  // rows_in_place), at the depth slices the packed path would take, whose results these are to
+  // the bit.
   if (loops.rows_in_place != nullptr && p.a_cs == 1 && p.a_rs != 1 &&
       p.n <= loops.rows_in_place_width && p.m > 0 && p.n > 0) {
     if (run_without_product(p, isa)) return;
@@ -876,8 +876,8 @@ void run_prepacked_narrow(const GemmProblem<T, SourceA, SourceB>& p, const Prepa
   const PackedOptions options = widened_options(unpacked, table);
   // The unpacked call's slices where they fix the rounding (a float tile that sums its products
   // from zero: alpha not 1, or beta neither 0 nor 1); elsewhere not the shallow slices of a few
-  // columns, which pay for packing A in longer runs, and the panels are packed: with them
-  // 16 / 32 / 64 x 4096 x 4096 on the Xeon's tiles, 2 threads, ran at 0.81x / 0.71x / 0.74x
+  // columns of C, which pay only where A is packed during the call (blocks_for_columns): with
+  // them 16 / 32 / 64 x 4096 x 4096 on the Xeon's tiles, 2 threads, ran at 0.81x / 0.71x / 0.74x
   // (bf16) and 0.79x / 0.69x / 0.68x (u8s8).
   BlockSizes model = table.blocks;
   if (std::is_same_v<T, std::int32_t> || (p.alpha == 1 && (p.beta == 0 || p.beta == 1)))
