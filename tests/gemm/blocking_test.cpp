@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
+
 #include "gemm/dispatch.hpp"
 #include "gemm/kernel_set.hpp"
 #include "kernels/cache_model.hpp"
@@ -209,60 +212,48 @@ TEST(Blocking, CopiedAheadBlocksKeepToHalfOfL2) {
   }
 }
 
-// Tile-register blocks take deeper slices for products of many columns of C, their blocks the
-// same bytes; other blocks, and narrower products, keep the model's.
-TEST(Blocking, WideProductsTakeDeeperSlicesOnTileRegisters) {
+// blocks_for_columns on tile-register blocks for a product of n columns of C, which takes slices
+// kc deep: its blocks the same bytes as the model's (to a row of tiles), applied again nothing
+// changes (the driver passes the blocks on as the model), and the packed path's slices are then
+// up to kc deep.
+void expect_tile_blocks(const gemm_detail::BlockSizes& tiles, std::int64_t n, std::int64_t kc) {
+  const gemm_detail::BlockSizes b = gemm_detail::blocks_for_columns(tiles, n, 32, 32);
+  EXPECT_EQ(b.kc, kc) << n << " columns";
+  EXPECT_EQ(b.mc % 32, 0);
+  EXPECT_GE(b.mc, 32);
+  EXPECT_LE(b.mc * b.kc, tiles.mc * tiles.kc);
+  EXPECT_GT(b.mc * b.kc, tiles.mc * tiles.kc - 32 * b.kc);
+  EXPECT_EQ(b.nc % 32, 0);
+  const gemm_detail::BlockSizes again = gemm_detail::blocks_for_columns(b, n, 32, 32);
+  EXPECT_EQ(again.kc, b.kc);
+  EXPECT_EQ(again.mc, b.mc);
+  EXPECT_EQ(again.nc, b.nc);
+  EXPECT_EQ(gemm_detail::packed_plan(2 * std::max(kc, tiles.kc), b, 32, 32, false, 16).depth, kc);
+}
+
+// Tile-register blocks take deeper slices for products of many columns of C and shallower ones
+// (with as many more rows) for products of one or two strips, their blocks the same bytes; the
+// widths between, and other blocks, keep the model's.
+TEST(Blocking, TileRegisterSlicesFollowTheProductsWidth) {
   const Machine m = machine_with(48 << 10, 12, 2 << 20, 16, 64 << 20, 16, 2);
   const gemm_detail::BlockSizes tiles = gemm_detail::tile_register_block_sizes(m, 32, 32, 4);
   ASSERT_GT(tiles.wide_kc, tiles.kc);
   ASSERT_GT(tiles.wide_columns, 32);
-  EXPECT_EQ(gemm_detail::blocks_for_columns(tiles, tiles.wide_columns - 1, 32, 32).kc, tiles.kc);
-  for (const std::int64_t n : {tiles.wide_columns, 4 * tiles.wide_columns}) {
-    const gemm_detail::BlockSizes wide = gemm_detail::blocks_for_columns(tiles, n, 32, 32);
-    EXPECT_EQ(wide.kc, tiles.wide_kc);
-    EXPECT_EQ(wide.mc % 32, 0);
-    EXPECT_GE(wide.mc, 32);
-    EXPECT_LE(wide.mc * wide.kc, tiles.mc * tiles.kc);
-    EXPECT_GT(wide.mc * wide.kc, tiles.mc * tiles.kc - 32 * wide.kc);
-    EXPECT_EQ(wide.nc % 32, 0);
-    // Applied again, nothing changes: the driver passes the blocks on as the model.
-    const gemm_detail::BlockSizes again = gemm_detail::blocks_for_columns(wide, n, 32, 32);
-    EXPECT_EQ(again.kc, wide.kc);
-    EXPECT_EQ(again.mc, wide.mc);
-    EXPECT_EQ(again.nc, wide.nc);
-    // The packed path's slices then are up to wide_kc deep.
-    EXPECT_EQ(gemm_detail::packed_plan(2 * tiles.wide_kc, wide, 32, 32, false, 16).depth,
-              tiles.wide_kc);
-  }
-  const gemm_detail::BlockSizes vector = gemm_detail::derive_block_sizes(m, 16, 6, 4);
-  EXPECT_EQ(vector.wide_kc, 0);
-  EXPECT_EQ(gemm_detail::blocks_for_columns(vector, 1 << 20, 16, 6).kc, vector.kc);
-}
-
-// And products of one or two strips of C shallower ones, with as many more rows in A's block.
-TEST(Blocking, NarrowProductsTakeShallowerSlicesOnTileRegisters) {
-  const Machine m = machine_with(48 << 10, 12, 2 << 20, 16, 64 << 20, 16, 2);
-  const gemm_detail::BlockSizes tiles = gemm_detail::tile_register_block_sizes(m, 32, 32, 4);
   ASSERT_GT(tiles.narrow_kc, 0);
   ASSERT_LT(tiles.narrow_kc, tiles.kc);
   ASSERT_GE(tiles.narrow_columns, 32);
-  EXPECT_EQ(gemm_detail::blocks_for_columns(tiles, tiles.narrow_columns + 1, 32, 32).kc, tiles.kc);
-  for (const std::int64_t n : {std::int64_t{1}, tiles.narrow_columns}) {
-    const gemm_detail::BlockSizes narrow = gemm_detail::blocks_for_columns(tiles, n, 32, 32);
-    EXPECT_EQ(narrow.kc, tiles.narrow_kc);
-    EXPECT_EQ(narrow.mc % 32, 0);
-    EXPECT_GT(narrow.mc, tiles.mc);
-    EXPECT_LE(narrow.mc * narrow.kc, tiles.mc * tiles.kc);
-    EXPECT_GT(narrow.mc * narrow.kc, tiles.mc * tiles.kc - 32 * narrow.kc);
-    const gemm_detail::BlockSizes again = gemm_detail::blocks_for_columns(narrow, n, 32, 32);
-    EXPECT_EQ(again.kc, narrow.kc);
-    EXPECT_EQ(again.mc, narrow.mc);
-    EXPECT_EQ(gemm_detail::packed_plan(4 * tiles.kc, narrow, 32, 32, false, 16).depth,
-              tiles.narrow_kc);
-  }
+  for (const std::int64_t n : {tiles.wide_columns, 4 * tiles.wide_columns})
+    expect_tile_blocks(tiles, n, tiles.wide_kc);
+  for (const std::int64_t n : {std::int64_t{1}, tiles.narrow_columns})
+    expect_tile_blocks(tiles, n, tiles.narrow_kc);
+  EXPECT_GT(gemm_detail::blocks_for_columns(tiles, 1, 32, 32).mc, tiles.mc);
+  for (const std::int64_t n : {tiles.narrow_columns + 1, tiles.wide_columns - 1})
+    EXPECT_EQ(gemm_detail::blocks_for_columns(tiles, n, 32, 32).kc, tiles.kc);
   const gemm_detail::BlockSizes vector = gemm_detail::derive_block_sizes(m, 16, 6, 4);
+  EXPECT_EQ(vector.wide_kc, 0);
   EXPECT_EQ(vector.narrow_kc, 0);
-  EXPECT_EQ(gemm_detail::blocks_for_columns(vector, 1, 16, 6).kc, vector.kc);
+  for (const std::int64_t n : {std::int64_t{1}, std::int64_t{1} << 20})
+    EXPECT_EQ(gemm_detail::blocks_for_columns(vector, n, 16, 6).kc, vector.kc);
 }
 
 TEST(Blocking, MissingCachesStillGiveUsableBlocks) {

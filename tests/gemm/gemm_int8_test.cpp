@@ -125,6 +125,27 @@ void sweep_one_column(const Int8Kernels<SourceB>& kernels) {
     }
 }
 
+// C (m x n, columns ldc apart, 12345 below each) against sum_q (A_iq - a_zero)(X_qj - x_zero)
+// in 64-bit integers, wrapped to int32 as the kernels' sums are: A's rows lda apart, X's
+// columns ldx apart.
+template <class SourceB>
+void expect_row_products(std::int64_t m, std::int64_t n, std::int64_t k,
+                         const std::vector<std::int8_t>& a, std::int64_t lda, std::int32_t a_zero,
+                         const std::vector<SourceB>& x, std::int64_t ldx, std::int32_t x_zero,
+                         const std::vector<std::int32_t>& c, std::int64_t ldc) {
+  for (std::int64_t j = 0; j < n; ++j) {
+    for (std::int64_t i = 0; i < m; ++i) {
+      std::int64_t want = 0;
+      for (std::int64_t q = 0; q < k; ++q)
+        want += (std::int64_t{a[i * lda + q]} - a_zero) * (std::int64_t{x[q + j * ldx]} - x_zero);
+      ASSERT_EQ(c[i + j * ldc], static_cast<std::int32_t>(static_cast<std::uint32_t>(want)))
+          << m << "x" << n << "x" << k << " (" << i << ", " << j << "), zeros " << a_zero << ", "
+          << x_zero;
+    }
+    ASSERT_EQ(c[m + j * ldc], 12345) << "padding below column " << j;
+  }
+}
+
 // The row-dot kernel (a few rows of x W^T): rows around its steps, columns around its groups,
 // depths around its steps (64 bytes on AVX-512's quads, 16 on the portable ones; 32 / 16 / 8 on
 // AVX-512's, AVX2's and the portable int16 pairs), rows lda apart past the depth, C's columns ldc
@@ -147,17 +168,7 @@ void sweep_row_dot(const Int8Kernels<SourceB>& kernels) {
         std::vector<std::int32_t> c(n * ldc, 12345);
         kernels.row_dot(m, n, k, a.data(), lda, a_zero, x.data(), ldx, x_zero, c.data(), ldc,
                         work.data());
-        for (std::int64_t j = 0; j < n; ++j) {
-          for (std::int64_t i = 0; i < m; ++i) {
-            std::int64_t want = 0;
-            for (std::int64_t q = 0; q < k; ++q)
-              want +=
-                  (std::int64_t{a[i * lda + q]} - a_zero) * (std::int64_t{x[q + j * ldx]} - x_zero);
-            ASSERT_EQ(c[i + j * ldc], want) << m << "x" << n << "x" << k << " (" << i << ", " << j
-                                            << "), zeros " << a_zero << ", " << x_zero;
-          }
-          ASSERT_EQ(c[m + j * ldc], 12345) << "padding below column " << j;
-        }
+        expect_row_products(m, n, k, a, lda, a_zero, x, ldx, x_zero, c, ldc);
       }
 }
 
@@ -231,18 +242,7 @@ void sweep_rows_in_place(const Int8Kernels<SourceB>& kernels) {
         const auto aligned = reinterpret_cast<std::byte*>(
             (reinterpret_cast<std::uintptr_t>(work.data()) + 63) / 64 * 64);
         kernels.rows_in_place(p, kernels.steps(k), aligned);
-        for (std::int64_t j = 0; j < n; ++j) {
-          for (std::int64_t i = 0; i < m; ++i) {
-            std::int64_t want = 0;
-            for (std::int64_t q = 0; q < k; ++q)
-              want +=
-                  (std::int64_t{a[i * lda + q]} - a_zero) * (std::int64_t{x[q + j * ldx]} - x_zero);
-            ASSERT_EQ(c[i + j * ldc], static_cast<std::int32_t>(static_cast<std::uint32_t>(want)))
-                << m << "x" << n << "x" << k << " (" << i << ", " << j << "), zeros " << a_zero
-                << ", " << x_zero;
-          }
-          ASSERT_EQ(c[m + j * ldc], 12345) << "padding below column " << j;
-        }
+        expect_row_products(m, n, k, a, lda, a_zero, x, ldx, x_zero, c, ldc);
       }
 }
 
