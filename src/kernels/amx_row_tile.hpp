@@ -19,6 +19,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <type_traits>
 
@@ -71,6 +72,20 @@ class AmxRowSums {
   alignas(64) std::int32_t lanes_[kAmxRows * 16];
 };
 
+// int8's row sums of A on the tile unit instead, for a tile of at most 16 columns: registers 1
+// and 3, free then, take A's rows times a register of ones (7), so each of their columns holds
+// the rows' sums, at two more tile products a step where the tiles wait on A's lines anyway.
+struct AmxTileRowSums {
+  void step(const std::uint8_t*, std::int64_t) {}
+  std::int32_t sums[kAmxRows] = {};  // the tile's rows' sums, once it is done
+};
+// A tile register's 16 rows of 64 bytes, each 1.
+inline constexpr auto kAmxOnes = [] {
+  std::array<std::uint8_t, kAmxSlots * kAmxRowBytes> ones{};
+  ones.fill(1);
+  return ones;
+}();
+
 // A's rows for one tile step where they cannot be read in place (a block of fewer than 32 rows,
 // or a step past the depth's end): `rows` rows `rs` bytes apart from a on, `bytes` bytes each,
 // into 32 rows of 64 bytes at stage, zero past them. The masked loads read nothing past a row.
@@ -88,7 +103,7 @@ inline void stage_rows(const std::uint8_t* a, std::int64_t rs, int rows, int byt
 // slots at x: register 0 += A's rows 0-15 times columns 0-15, 2 rows 16-31 times columns 0-15,
 // and with Columns = 32 1 and 3 the same rows times columns 16-31. (The register numbers are
 // literals: GCC's tile intrinsics paste them into the instruction's text.)
-template <class Types, int Columns, class C>
+template <class Types, int Columns, bool TileSums, class C>
 [[gnu::always_inline]] inline void amx_row_products(const C* x) {
   _tile_loadd(6, x, kAmxRows * 4);
   if constexpr (Columns == 32) _tile_loadd(7, x + 16, kAmxRows * 4);
@@ -114,6 +129,11 @@ template <class Types, int Columns, class C>
       _tile_dpbsud(3, 5, 7);
     }
   }
+  if constexpr (TileSums) {  // register 7 the ones (AmxTileRowSums), either sign's instruction
+    static_assert(Columns == 16 && std::is_same_v<C, std::int32_t>);
+    _tile_dpbsud(1, 4, 7);
+    _tile_dpbsud(3, 5, 7);
+  }
 }
 
 // Registers 0-3 += depths [0, k) of `rows` rows of A (at a, rs elements apart) times the panel of
@@ -123,6 +143,7 @@ template <class Types, int Columns, class C, class A, class Side>
                                                  int rows, const C* x, std::uint8_t* stage,
                                                  Side& side) {
   constexpr int kDepths = Types::kStepDepths;
+  constexpr bool kTileSums = std::is_same_v<Side, AmxTileRowSums>;
   const std::int64_t in_place = rows == kAmxRows ? k / kDepths : 0;
   const std::int64_t stride = rs * static_cast<std::int64_t>(sizeof(A));
   const auto* bytes = reinterpret_cast<const std::uint8_t*>(a);
@@ -130,7 +151,7 @@ template <class Types, int Columns, class C, class A, class Side>
   for (; s < in_place; ++s, bytes += kAmxRowBytes, x += kAmxStepA) {
     _tile_loadd(4, bytes, stride);
     _tile_loadd(5, bytes + 16 * stride, stride);
-    amx_row_products<Types, Columns>(x);
+    amx_row_products<Types, Columns, kTileSums>(x);
     side.step(bytes, stride);
   }
   for (; s * kDepths < k; ++s, bytes += kAmxRowBytes, x += kAmxStepA) {
@@ -138,7 +159,7 @@ template <class Types, int Columns, class C, class A, class Side>
     stage_rows(bytes, stride, rows, depths * static_cast<int>(sizeof(A)), stage);
     _tile_loadd(4, stage, kAmxRowBytes);
     _tile_loadd(5, stage + 16 * kAmxRowBytes, kAmxRowBytes);
-    amx_row_products<Types, Columns>(x);
+    amx_row_products<Types, Columns, kTileSums>(x);
     side.step(stage, kAmxRowBytes);
   }
 }
@@ -205,9 +226,13 @@ void amx_row_tile_of(std::int64_t k, std::int64_t slice, const A* a, std::int64_
     transpose_32(column, tiles);
     amx_row_tiles_load<Columns>(tiles);
   }
+  if constexpr (std::is_same_v<Side, AmxTileRowSums>) _tile_loadd(7, kAmxOnes.data(), kAmxRowBytes);
   amx_row_steps<Types, Columns>(k - k0, a + k0, rs, c.rows, x + k0 / kDepths * kAmxStepA, stage,
                                 side);
   amx_row_tiles_store(tiles);
+  if constexpr (std::is_same_v<Side, AmxTileRowSums>) {
+    for (int i = 0; i < kAmxRows; ++i) side.sums[i] = tiles[i * kAmxRows + 16];
+  }
   transpose_32(tiles, column);
   copy_block(column, kAmxRows, c.data, c.ld, c.rows, c.cols);
 }
@@ -215,7 +240,9 @@ template <class Types, class C, class A, class Side>
 [[gnu::noinline]] void amx_row_tile(std::int64_t k, std::int64_t slice, const A* a, std::int64_t rs,
                                     const C* x, const TileC<C>& c, std::uint8_t* stage,
                                     Side& side) {
-  if (c.cols <= 16) {
+  if constexpr (std::is_same_v<Side, AmxTileRowSums>) {
+    amx_row_tile_of<Types, 16>(k, slice, a, rs, x, c, stage, side);  // c.cols <= 16
+  } else if (c.cols <= 16) {
     amx_row_tile_of<Types, 16>(k, slice, a, rs, x, c, stage, side);
   } else {
     amx_row_tile_of<Types, 32>(k, slice, a, rs, x, c, stage, side);
