@@ -337,7 +337,7 @@ struct AmxRowLoops {
   static constexpr bool kQuads = Base::kQuads;
 
   static std::int64_t steps_of(std::int64_t k) {
-    return round_up(Base::depth_steps(k), kernels::kAmxSlots);
+    return AmxLoops<V, SourceA, SourceB>::steps_of(k);
   }
   // x's panels, the stage of a step's rows of A and, for int8, the sums of A's and x's rows.
   static std::size_t panel_bytes(std::int64_t n, std::int64_t k) {
@@ -362,6 +362,25 @@ struct AmxRowLoops {
     }
   }
 
+  // int8: the sums of x's rows (the column terms' sums) from its packed panels [steps][MR], each
+  // slot's four bytes as the tiles read them, into sums[0, n).
+  static void sum_x_rows(const T* x, std::int64_t n, std::int64_t steps, T* sums) {
+    constexpr int W = V::width;
+    for (std::int64_t j0 = 0; j0 < n; j0 += MR) {
+      typename V::reg sum[MR / W];
+      for (auto& s : sum) s = V::zero();
+      for (std::int64_t s = 0; s < steps; ++s)
+        for (int v = 0; v < MR / W; ++v) {
+          const typename V::reg quads = V::load(x + j0 * steps + s * MR + v * W);
+          sum[v] = std::is_signed_v<SourceB> ? V::add_signed_quads(sum[v], quads)
+                                             : V::add_unsigned_quads(sum[v], quads);
+        }
+      for (int v = 0; v < MR / W && j0 + v * W < n; ++v)
+        V::Out::store_partial(sums + j0 + v * W, sum[v],
+                              static_cast<int>(std::min<std::int64_t>(W, n - j0 - v * W)));
+    }
+  }
+
   static void run(const Problem& p, std::int64_t depth, std::byte* work) {
     const std::int64_t steps = steps_of(p.k);
     T* const x = reinterpret_cast<T*>(work);
@@ -373,15 +392,8 @@ struct AmxRowLoops {
       kernels::pack_quads_a<V, MR>(p.n, p.k, reinterpret_cast<const std::int8_t*>(p.b), p.b_cs,
                                    p.b_rs, x, steps);
       correction.start_rows(p.m);
-      correction.start_columns(p.n);
       if (std::int32_t* columns = correction.column_sums()) {
-        for (std::int64_t j = 0; j < p.n; ++j) {
-          std::uint32_t sum = 0;
-          for (std::int64_t q = 0; q < p.k; ++q)
-            sum +=
-                static_cast<std::uint32_t>(static_cast<std::int32_t>(p.b[j * p.b_cs + q * p.b_rs]));
-          columns[j] = static_cast<std::int32_t>(sum);
-        }
+        sum_x_rows(x, p.n, steps, columns);
         correction.finish_columns(0, p.n);
       }
     } else {
@@ -397,26 +409,29 @@ struct AmxRowLoops {
                                   static_cast<int>(std::min<std::int64_t>(MR, p.n - j)),
                                   p.alpha,
                                   p.beta};
-        const SourceA* const a = p.a + i * p.a_rs;
+        const auto multiply = [&](auto& side) {
+          kernels::amx_row_tile<Types>(p.k, slice, p.a + i * p.a_rs, p.a_rs, x + j * steps, c,
+                                       stage, side);
+        };
+        kernels::NoRowWork none;
         if constexpr (kQuads) {
-          if (j == 0 && correction.row_terms() && c.cols <= 16) {
-            kernels::AmxTileRowSums row_sums;
-            kernels::amx_row_tile<Types>(p.k, slice, a, p.a_rs, x, c, stage, row_sums);
-            std::copy_n(row_sums.sums, c.rows, sums + i);
-            correction.finish_rows(i, c.rows);
-          } else if (j == 0 && correction.row_terms()) {
-            kernels::AmxRowSums row_sums;
-            kernels::amx_row_tile<Types>(p.k, slice, a, p.a_rs, x, c, stage, row_sums);
-            row_sums.add_to(sums + i, c.rows);
+          if (j == 0 && correction.row_terms()) {  // A's row sums, by the first panel's tiles
+            const auto summing = [&](auto row_sums) {
+              multiply(row_sums);
+              row_sums.add_to(sums + i, c.rows);
+            };
+            if (c.cols <= 16) {
+              summing(kernels::AmxTileRowSums{});
+            } else {
+              summing(kernels::AmxRowSums{});
+            }
             correction.finish_rows(i, c.rows);
           } else {
-            kernels::NoRowWork none;
-            kernels::amx_row_tile<Types>(p.k, slice, a, p.a_rs, x + j * steps, c, stage, none);
+            multiply(none);
           }
           correction.apply(c.data, c.ld, i, c.rows, j, c.cols);
         } else {
-          kernels::NoRowWork none;
-          kernels::amx_row_tile<Types>(p.k, slice, a, p.a_rs, x + j * steps, c, stage, none);
+          multiply(none);
         }
         Base::finish(p.epilogue, c);
       }

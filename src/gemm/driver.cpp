@@ -650,6 +650,28 @@ void run_widened(const GemmProblem<T, SourceA, SourceB>& p) {
       loops.packing_cost);
 }
 
+// x W^T against a few rows of x on the tiles reading W's rows where they lie
+// (GemmKernels::rows_in_place, where the kernel set has it): whether p is such a product (A of
+// contiguous rows, C at most rows_in_place_width columns), and the product, the threads
+// splitting A's rows, in slices `depth` steps deep.
+template <class T, class SourceA, class SourceB>
+bool reads_rows_in_place(const GemmProblem<T, SourceA, SourceB>& p,
+                         const GemmKernels<T, SourceA, SourceB>& loops) {
+  return loops.rows_in_place != nullptr && p.a_cs == 1 && p.a_rs != 1 &&
+         p.n <= loops.rows_in_place_width && p.m > 0 && p.n > 0 && p.k > 0;
+}
+template <class T, class SourceA, class SourceB>
+void run_rows_in_place(const GemmProblem<T, SourceA, SourceB>& p,
+                       const GemmKernels<T, SourceA, SourceB>& loops, std::int64_t depth) {
+  using Problem = GemmProblem<T, SourceA, SourceB>;
+  run_in_row_blocks(
+      p, thread_count(p.m * p.n * loops.steps(p.k)), loops.mr,
+      [&](const Problem& block) -> std::size_t {
+        return loops.rows_in_place_bytes(block.m, block.n, p.k);
+      },
+      [&](const Problem& block, std::byte* work) { loops.rows_in_place(block, depth, work); });
+}
+
 }  // namespace
 
 // One column of C against an A of contiguous columns (x W, W row-major and x one row): the
@@ -719,24 +741,15 @@ void run(const GemmProblem<float, std::uint16_t, std::uint16_t>& p) {
   // More rows of x against W's rows: the tiles on W's rows as they lie (GemmKernels::
   // rows_in_place), at the depth slices the packed path would take, whose results these are to
   // the bit.
-  if (loops.rows_in_place != nullptr && p.a_cs == 1 && p.a_rs != 1 &&
-      p.n <= loops.rows_in_place_width && p.m > 0 && p.n > 0) {
+  if (reads_rows_in_place(p, loops)) {
     if (run_without_product(p, isa)) return;
     const TypedKernels<float, std::uint16_t, std::uint16_t>& table =
         gemm_kernels<float, std::uint16_t, std::uint16_t>(isa);
-    const std::int64_t steps = loops.steps(p.k);
     const BlockSizes blocks = blocks_for_columns(table.blocks, p.n, loops.mr, loops.nr);
-    const std::int64_t depth =
-        packed_plan(steps, blocks, loops.mr, loops.nr, widened_options(p, table).copy_ahead,
-                    loops.step_multiple)
-            .depth;
-    using Problem = GemmProblem<float, std::uint16_t, std::uint16_t>;
-    run_in_row_blocks(
-        p, thread_count(p.m * p.n * steps), loops.mr,
-        [&](const Problem& block) -> std::size_t {
-          return loops.rows_in_place_bytes(block.m, block.n, p.k);
-        },
-        [&](const Problem& block, std::byte* work) { loops.rows_in_place(block, depth, work); });
+    run_rows_in_place(p, loops,
+                      packed_plan(loops.steps(p.k), blocks, loops.mr, loops.nr,
+                                  widened_options(p, table).copy_ahead, loops.step_multiple)
+                          .depth);
     return;
   }
   run_widened(p);
@@ -773,15 +786,8 @@ void run(const GemmProblem<std::int32_t, std::int8_t, SourceB>& p) {
   }
   // More rows of x against W's rows: the tiles on W's rows as they lie (GemmKernels::
   // rows_in_place; int8 sums are exact in any order, so the depth is one slice).
-  if (loops.rows_in_place != nullptr && p.a_cs == 1 && p.a_rs != 1 &&
-      p.n <= loops.rows_in_place_width && p.m > 0 && p.n > 0 && p.k > 0) {
-    const std::int64_t steps = loops.steps(p.k);
-    run_in_row_blocks(
-        p, thread_count(p.m * p.n * steps), loops.mr,
-        [&](const Problem& block) -> std::size_t {
-          return loops.rows_in_place_bytes(block.m, block.n, p.k);
-        },
-        [&](const Problem& block, std::byte* work) { loops.rows_in_place(block, steps, work); });
+  if (reads_rows_in_place(p, loops)) {
+    run_rows_in_place(p, loops, loops.steps(p.k));
     return;
   }
   const bool one_column = p.n == 1 && p.b_rs == 1 && p.m > 0 && p.k > 0;

@@ -24,6 +24,7 @@
 #include <type_traits>
 
 #include "kernels/amx_tile.hpp"
+#include "kernels/transpose_blocks.hpp"
 
 namespace ridge::kernels {
 
@@ -77,7 +78,13 @@ class AmxRowSums {
 // the rows' sums, at two more tile products a step where the tiles wait on A's lines anyway.
 struct AmxTileRowSums {
   void step(const std::uint8_t*, std::int64_t) {}
-  std::int32_t sums[kAmxRows] = {};  // the tile's rows' sums, once it is done
+  // The sums of rows [0, rows) added to sums[0, rows), once the tile is done.
+  void add_to(std::int32_t* sums, int rows) const {
+    for (int i = 0; i < rows; ++i)
+      sums[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(sums[i]) +
+                                          static_cast<std::uint32_t>(row_sums[i]));
+  }
+  std::int32_t row_sums[kAmxRows] = {};
 };
 // A tile register's 16 rows of 64 bytes, each 1.
 inline constexpr auto kAmxOnes = [] {
@@ -165,30 +172,12 @@ template <class Types, int Columns, class C, class A, class Side>
 }
 
 // to[j * 32 + i] = from[i * 32 + j]: a 32 x 32 block between the tile registers' order (C's rows
-// 32 values apart) and C's (its columns 32 values apart).
+// 32 values apart) and C's (its columns 32 values apart), moved as floats.
 template <class C>
 void transpose_32(const C* from, C* to) {
-  for (int i = 0; i < kAmxRows; ++i)
-    for (int j = 0; j < kAmxRows; ++j) to[j * kAmxRows + i] = from[i * kAmxRows + j];
-}
-
-// Registers 0-3 (0 and 2 with Columns = 16) from, or 0-3 to, a 32 x 32 block in the tile
-// registers' order.
-template <int Columns, class C>
-[[gnu::always_inline]] inline void amx_row_tiles_load(const C* t) {
-  _tile_loadd(0, t, kAmxRows * 4);
-  _tile_loadd(2, t + 16 * kAmxRows, kAmxRows * 4);
-  if constexpr (Columns == 32) {
-    _tile_loadd(1, t + 16, kAmxRows * 4);
-    _tile_loadd(3, t + 16 * kAmxRows + 16, kAmxRows * 4);
-  }
-}
-template <class C>
-[[gnu::always_inline]] inline void amx_row_tiles_store(C* t) {
-  _tile_stored(0, t, kAmxRows * 4);
-  _tile_stored(1, t + 16, kAmxRows * 4);
-  _tile_stored(2, t + 16 * kAmxRows, kAmxRows * 4);
-  _tile_stored(3, t + 16 * kAmxRows + 16, kAmxRows * 4);
+  transpose_blocks<simd::Avx512<float>, TransposeOrder::slots_outer>(
+      reinterpret_cast<const float*>(from), kAmxRows, kAmxRows, kAmxRows,
+      reinterpret_cast<float*>(to), kAmxRows);
 }
 
 // One tile of C (at most 32 x 32), C = alpha AB + beta C over depths [0, k) of `c.rows` rows of
@@ -211,7 +200,7 @@ void amx_row_tile_of(std::int64_t k, std::int64_t slice, const A* a, std::int64_
       amx_zero_c<32>();
       amx_row_steps<Types, Columns>(depths, a + k0, rs, c.rows, x + k0 / kDepths * kAmxStepA, stage,
                                     side);
-      amx_row_tiles_store(tiles);
+      amx_store_c<32>(tiles, kAmxRows);
       transpose_32(tiles, column);
       TileC<C> slice_c = c;
       if (k0 > 0) slice_c.beta = 1;
@@ -224,14 +213,14 @@ void amx_row_tile_of(std::int64_t k, std::int64_t slice, const A* a, std::int64_
     std::fill(column, column + kAmxRows * kAmxRows, C{0});
     copy_block(c.data, c.ld, column, kAmxRows, c.rows, c.cols);
     transpose_32(column, tiles);
-    amx_row_tiles_load<Columns>(tiles);
+    amx_load_c<32>(tiles, kAmxRows);  // columns past C's zero
   }
   if constexpr (std::is_same_v<Side, AmxTileRowSums>) _tile_loadd(7, kAmxOnes.data(), kAmxRowBytes);
   amx_row_steps<Types, Columns>(k - k0, a + k0, rs, c.rows, x + k0 / kDepths * kAmxStepA, stage,
                                 side);
-  amx_row_tiles_store(tiles);
+  amx_store_c<32>(tiles, kAmxRows);
   if constexpr (std::is_same_v<Side, AmxTileRowSums>) {
-    for (int i = 0; i < kAmxRows; ++i) side.sums[i] = tiles[i * kAmxRows + 16];
+    for (int i = 0; i < kAmxRows; ++i) side.row_sums[i] = tiles[i * kAmxRows + 16];
   }
   transpose_32(tiles, column);
   copy_block(column, kAmxRows, c.data, c.ld, c.rows, c.cols);

@@ -42,9 +42,13 @@ struct Avx512Int8Quads : Avx512Int32 {
     return _mm512_maskz_loadu_epi8((__mmask64{1} << bytes) - 1, p);
   }
 
-  // Each lane's four signed bytes summed into acc's lane (a packed A's row sums).
+  // Each lane's four signed bytes summed into acc's lane (a packed A's row sums); and four
+  // unsigned bytes.
   static reg add_signed_quads(reg acc, reg quads) {
     return _mm512_dpbusd_epi32(acc, _mm512_set1_epi8(1), quads);
+  }
+  static reg add_unsigned_quads(reg acc, reg quads) {
+    return _mm512_dpbusd_epi32(acc, quads, _mm512_set1_epi8(1));
   }
 
   // Four depth steps of 16 rows of an operand whose rows are contiguous, columns cs apart, as 16
