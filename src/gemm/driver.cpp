@@ -579,7 +579,7 @@ void run_prepacked(const GemmProblem<T>& p, const PrepackedA& a) {
     run_in_blocks(
         q, threads, loops.mr, 1, [](const GemmProblem<T>&) -> std::size_t { return 0; },
         [&](const GemmProblem<T>& block, std::byte*) {
-          loops.prepacked_column(block, parts);
+          loops.prepacked_columns(block, parts);
           apply_epilogue(block, isa);
         });
     return;
@@ -677,21 +677,34 @@ void run_rows_in_place(const GemmProblem<T, SourceA, SourceB>& p,
 // One column of C against an A of contiguous columns (x W, W row-major and x one row): the
 // column sweep, which streams A once at bf16's two bytes an element, as the float GEMM's
 // matrix-vector path does at four (the packed path would copy A to floats first: 8.7 GFLOP/s on
-// 2 threads at 1 x 4096 x 4096 on the Zen 3 host, against 13.7 for sgemm). Against an A of
-// contiguous rows (x W^T, W row-major as a linear layer stores it) dot products along them,
-// which the packed path would transpose first: 1 x 4096 x 4096 on 2 threads (Zen 4) ran at
-// 0.2x oneDNN so. x is widened first. Where the dot products take pairs (AVX512_BF16), x W^T
-// with x contiguous goes to them instead, as with a few rows of x: 1 x 4096 x 1024 on 2 threads
-// 103-110 against 119-121 GFLOP/s (1 thread 56-57 against 61), level at 1 x 4096 x 4096.
+// 2 threads at 1 x 4096 x 4096 on the Zen 3 host, against 13.7 for sgemm). So too up to
+// kMaxSweepColumns columns (x W with a few rows of x), each element of A loaded and widened once
+// for all of them, where the tiles would pack all of W for a few FMAs an element. Measured on
+// the Xeon guest, 2 threads, alternated, the sweep over the tiles at M = 2 / 4 / 6 / 8 rows of x
+// against 4096 x 4096: AMX 1.96-2.25 / 1.60-1.87 / 1.26-1.46 / 1.13-1.22 (8 x 1024 x 1024, W in
+// L2, 0.87-1.03); VDPBF16PS tiles (RIDGE_AMX=0) 2.33-2.55 / 2.16-2.31 / 1.47-2.04 / 1.87-2.09;
+// AVX2 2.95-3.15 / 2.47-2.67 / 1.96-2.15 / 1.48-1.77. Against an A of contiguous rows (x W^T, W
+// row-major as a linear layer stores it) dot products along them, which the packed path would
+// transpose first: 1 x 4096 x 4096 on 2 threads (Zen 4) ran at 0.2x oneDNN so. x is widened
+// first. Where the dot products take pairs (AVX512_BF16), x W^T with x contiguous goes to them
+// instead, as with a few rows of x: 1 x 4096 x 1024 on 2 threads 103-110 against 119-121
+// GFLOP/s (1 thread 56-57 against 61), level at 1 x 4096 x 4096.
+bool sweeps_columns(const GemmProblem<float, std::uint16_t, std::uint16_t>& p,
+                    const GemmKernels<float, std::uint16_t, std::uint16_t>& loops) {
+  if (p.n == 1) return p.a_rs == 1 || (p.a_cs == 1 && (loops.pair_dot == nullptr || p.b_rs != 1));
+  return p.n > 1 && p.a_rs == 1 && p.n <= kernels::kMaxSweepColumns;
+}
 void run(const GemmProblem<float, std::uint16_t, std::uint16_t>& p) {
   const Isa isa = runtime::active_isa();
   const GemmKernels<float, std::uint16_t, std::uint16_t>& loops =
       gemm_kernels<float, std::uint16_t, std::uint16_t>(isa).kernels;
   const auto pair_dot = loops.pair_dot;
-  const bool gemv = p.a_rs == 1 || (p.a_cs == 1 && (pair_dot == nullptr || p.b_rs != 1));
-  if (p.n == 1 && gemv && p.m > 0 && p.k > 0 && p.alpha != 0) {
-    std::vector<float> x(static_cast<std::size_t>(p.k));
-    for (std::int64_t q = 0; q < p.k; ++q) x[q] = kernels::widen_bf16(p.b[q * p.b_rs]);
+  if (sweeps_columns(p, loops) && p.m > 0 && p.k > 0 && p.alpha != 0) {
+    // x's columns interleaved (GemvProblem::columns).
+    std::vector<float> x(static_cast<std::size_t>(p.k * p.n));
+    for (std::int64_t q = 0; q < p.k; ++q)
+      for (std::int64_t j = 0; j < p.n; ++j)
+        x[q * p.n + j] = kernels::widen_bf16(p.b[q * p.b_rs + j * p.b_cs]);
     // As GEMV sees A: k x m with contiguous columns (A^T x) where A's rows are contiguous.
     const bool transposed = p.a_rs != 1;
     kernels::GemvProblem<float, std::uint16_t> v;
@@ -704,6 +717,8 @@ void run(const GemmProblem<float, std::uint16_t, std::uint16_t>& p) {
     v.x = x.data();
     v.beta = p.beta;
     v.y = p.c;
+    v.columns = p.n;
+    v.ldy = p.ldc;
     kernels::matrix_vector(v, 1, 1);
     apply_epilogue(p, runtime::active_isa());
     return;
@@ -833,8 +848,8 @@ void run(const GemmProblem<std::int32_t, std::int8_t, SourceB>& p) {
 }
 
 // bf16 and int8 on an A packed beforehand: the unpacked call's route and slice depth (run()
-// above), on A's panels. bf16's one column against a column-contiguous A, which run() sweeps,
-// is the panels' column product, to the bit; int8's sums are exact in any order, so its one
+// above), on A's panels. bf16's few columns against a column-contiguous A, which run() sweeps,
+// are the panels' column products, to the bit; int8's sums are exact in any order, so its one
 // column runs the tiles.
 template <class T, class SourceA, class SourceB>
 void run_prepacked_narrow(const GemmProblem<T, SourceA, SourceB>& p, const PrepackedA& a) {
@@ -868,12 +883,12 @@ void run_prepacked_narrow(const GemmProblem<T, SourceA, SourceB>& p, const Prepa
   q.b_zero = p.b_zero;
   const int threads = thread_count(p.m * p.n * steps);
   if constexpr (std::is_same_v<T, float>) {
-    if (p.n == 1 && a.rs == 1) {
+    if (p.n <= kernels::kMaxSweepColumns && a.rs == 1) {
       const int parts = kernels::sweep_depth_parts(p.m, p.k);
-      run_in_blocks(
-          q, threads, loops.mr, 1, [](const Prepacked&) -> std::size_t { return 0; },
+      run_in_row_blocks(
+          q, threads, loops.mr, [](const Prepacked&) -> std::size_t { return 0; },
           [&](const Prepacked& block, std::byte*) {
-            loops.prepacked_column(block, parts);
+            loops.prepacked_columns(block, parts);
             apply_epilogue(block, isa);
           });
       return;

@@ -212,12 +212,13 @@ struct GemmKernels {
   // after each panel); `depth` steps deep slices. `work` holds prepacked_workspace(m, n, steps,
   // depth, blocks, mr, nr, b_in_place, depth_group == 4).bytes(), steps rounded up to
   // step_multiple. b_in_place: float and double
-  // only. And, float C only, the one-column product on such an A (Loops::prepacked_column,
-  // its depth in `parts`: kernels/sweep_parts.hpp), which takes no workspace.
+  // only. And, float C only, the product with one column of C or a few (at most
+  // kernels::kMaxSweepColumns) on such an A (Loops::prepacked_columns, its depth in `parts`:
+  // kernels/sweep_parts.hpp), which takes no workspace.
   using PrepackedProblem = GemmProblem<T, T, SourceB>;
   void (*prepacked)(const PrepackedProblem&, std::int64_t depth, const BlockSizes&, int fma_chains,
                     bool b_in_place, std::byte* work) = nullptr;
-  void (*prepacked_column)(const PrepackedProblem&, int parts) = nullptr;
+  void (*prepacked_columns)(const PrepackedProblem&, int parts) = nullptr;
   // Packs rows [0, m) of an A of strides rs, cs over depths [0, k) into those panels (int8
   // pairs less `zero`), which take round_up(m, mr) x prepacked_panel_steps(k, depth_group)
   // slots.

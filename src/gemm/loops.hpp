@@ -630,13 +630,14 @@ struct Loops {
     }
   }
 
-  // One column of C from A's panels as prepacked() reads them: C = alpha A b + beta C, each
+  // A few columns of C from A's panels as prepacked() reads them: C = alpha A B + beta C, each
   // element one FMA chain down each part of the depth in order and the parts' chains added in
   // order, as GEMV's column sweep computes the unpacked call (kernels/column_sweep.hpp, to the
-  // bit; `parts` = sweep_depth_parts of the whole product), kPanels panels at a time so that
-  // kPanels x MV chains are in flight, each panel one contiguous stream. bf16: b widened as the
-  // sweep widens x, and on pairs each slot's two depths in turn (a pair's VDPBF16PS would round
-  // once for both, the sweep does after each).
+  // bit; `parts` = sweep_depth_parts of the whole product). One column kPanels panels at a time,
+  // so that kPanels x MV chains are in flight, each panel one contiguous stream; N columns a
+  // panel at a time, each loaded vector of A used for all of them. bf16: B widened as the sweep
+  // widens x, and on pairs each slot's two depths in turn (a pair's VDPBF16PS would round once
+  // for both, the sweep does after each).
   static constexpr int kPanels = 4;
   using F = typename kernels::OutTraits<V>::type;  // float or double traits
   static typename F::reg broadcast_b(const SourceB* b) {
@@ -646,67 +647,99 @@ struct Loops {
       return F::set1(kernels::widen_bf16(*b));
     }
   }
-  template <int Panels>
-  static void panel_column(const PrepackedProblem& p, int parts, std::int64_t i0) {
+  template <int Panels, int N>
+  static void panel_columns(const PrepackedProblem& p, int parts, std::int64_t i0) {
     using reg = typename F::reg;
     constexpr int W = V::width;
-    reg sum[Panels][MV];  // the parts' chains added so far
-    RIDGE_UNROLL for (int g = 0; g < Panels; ++g) {
-      RIDGE_UNROLL for (int i = 0; i < MV; ++i) sum[g][i] = F::zero();
+    reg sum[N][Panels][MV];  // the parts' chains added so far
+    RIDGE_UNROLL for (int c = 0; c < N; ++c) {
+      RIDGE_UNROLL for (int g = 0; g < Panels; ++g) {
+        RIDGE_UNROLL for (int i = 0; i < MV; ++i) sum[c][g][i] = F::zero();
+      }
     }
     const T* a = p.a + i0 * p.a_rs;
     const std::int64_t panel_stride = MR * p.a_rs;
+    const auto x_at = [&](int c, std::int64_t q) {
+      return broadcast_b(p.b + q * p.b_rs + c * p.b_cs);
+    };
     for (int part = 0; part < parts; ++part) {
       const std::int64_t k0 = kernels::sweep_part_begin(p.k, parts, part);
       const std::int64_t k1 = kernels::sweep_part_begin(p.k, parts, part + 1);
-      reg acc[Panels][MV];
-      RIDGE_UNROLL for (int g = 0; g < Panels; ++g) {
-        RIDGE_UNROLL for (int i = 0; i < MV; ++i) acc[g][i] = F::zero();
+      reg acc[N][Panels][MV];
+      RIDGE_UNROLL for (int c = 0; c < N; ++c) {
+        RIDGE_UNROLL for (int g = 0; g < Panels; ++g) {
+          RIDGE_UNROLL for (int i = 0; i < MV; ++i) acc[c][g][i] = F::zero();
+        }
       }
       if constexpr (kDepthGroup == 1) {
         for (std::int64_t q = k0; q < k1; ++q) {
-          const reg x = broadcast_b(p.b + q * p.b_rs);
+          reg x[N];
+          RIDGE_UNROLL for (int c = 0; c < N; ++c) x[c] = x_at(c, q);
           RIDGE_UNROLL for (int g = 0; g < Panels; ++g) {
-            RIDGE_UNROLL for (int i = 0; i < MV; ++i) acc[g][i] =
-                F::fma(F::load(a + g * panel_stride + q * MR + i * W), x, acc[g][i]);
+            RIDGE_UNROLL for (int i = 0; i < MV; ++i) {
+              const reg column = F::load(a + g * panel_stride + q * MR + i * W);
+              RIDGE_UNROLL for (int c = 0; c < N; ++c) acc[c][g][i] =
+                  F::fma(column, x[c], acc[c][g][i]);
+            }
           }
         }
       } else {  // parts begin at even depths (whole column groups)
         for (std::int64_t s = k0 / 2; 2 * s < k1; ++s) {
           const bool odd = 2 * s + 1 < k1;
-          const reg x_even = broadcast_b(p.b + 2 * s * p.b_rs);
-          const reg x_odd = odd ? broadcast_b(p.b + (2 * s + 1) * p.b_rs) : F::zero();
+          reg even[Panels][MV], odd_values[Panels][MV];
           RIDGE_UNROLL for (int g = 0; g < Panels; ++g) {
-            RIDGE_UNROLL for (int i = 0; i < MV; ++i) {
-              reg even, odd_values;
-              V::widen_pairs(V::load(a + g * panel_stride + s * MR + i * W), even, odd_values);
-              acc[g][i] = F::fma(even, x_even, acc[g][i]);
-              if (odd) acc[g][i] = F::fma(odd_values, x_odd, acc[g][i]);
+            RIDGE_UNROLL for (int i = 0; i < MV; ++i) V::widen_pairs(
+                V::load(a + g * panel_stride + s * MR + i * W), even[g][i], odd_values[g][i]);
+          }
+          RIDGE_UNROLL for (int c = 0; c < N; ++c) {
+            const reg x_even = x_at(c, 2 * s);
+            RIDGE_UNROLL for (int g = 0; g < Panels; ++g) {
+              RIDGE_UNROLL for (int i = 0; i < MV; ++i) acc[c][g][i] =
+                  F::fma(even[g][i], x_even, acc[c][g][i]);
+            }
+            if (odd) {
+              const reg x_odd = x_at(c, 2 * s + 1);
+              RIDGE_UNROLL for (int g = 0; g < Panels; ++g) {
+                RIDGE_UNROLL for (int i = 0; i < MV; ++i) acc[c][g][i] =
+                    F::fma(odd_values[g][i], x_odd, acc[c][g][i]);
+              }
             }
           }
         }
       }
-      RIDGE_UNROLL for (int g = 0; g < Panels; ++g) {
-        RIDGE_UNROLL for (int i = 0; i < MV; ++i) sum[g][i] =
-            part == 0 ? acc[g][i] : F::add(sum[g][i], acc[g][i]);
+      RIDGE_UNROLL for (int c = 0; c < N; ++c) {
+        RIDGE_UNROLL for (int g = 0; g < Panels; ++g) {
+          RIDGE_UNROLL for (int i = 0; i < MV; ++i) sum[c][g][i] =
+              part == 0 ? acc[c][g][i] : F::add(sum[c][g][i], acc[c][g][i]);
+        }
       }
     }
     const reg alpha = F::set1(p.alpha), beta = F::set1(p.beta);
-    RIDGE_UNROLL for (int g = 0; g < Panels; ++g) {
-      RIDGE_UNROLL for (int i = 0; i < MV; ++i) {
-        const std::int64_t row = i0 + g * MR + i * W;
-        if (row >= p.m) break;
-        const int lanes = static_cast<int>(std::min<std::int64_t>(W, p.m - row));
-        T* c = p.c + row;
-        const reg old = p.beta != T(0) ? F::mul(beta, F::load_partial(c, lanes)) : F::zero();
-        F::store_partial(c, F::fma(alpha, sum[g][i], old), lanes);
+    RIDGE_UNROLL for (int c = 0; c < N; ++c) {
+      RIDGE_UNROLL for (int g = 0; g < Panels; ++g) {
+        RIDGE_UNROLL for (int i = 0; i < MV; ++i) {
+          const std::int64_t row = i0 + g * MR + i * W;
+          if (row >= p.m) break;
+          const int lanes = static_cast<int>(std::min<std::int64_t>(W, p.m - row));
+          T* out = p.c + c * p.ldc + row;
+          const reg old = p.beta != T(0) ? F::mul(beta, F::load_partial(out, lanes)) : F::zero();
+          F::store_partial(out, F::fma(alpha, sum[c][g][i], old), lanes);
+        }
       }
     }
   }
-  static void prepacked_column(const PrepackedProblem& p, int parts) {
+  // C's p.n columns so: one, or (bf16, whose unpacked call sweeps them) at most
+  // kernels::kMaxSweepColumns.
+  static void prepacked_columns(const PrepackedProblem& p, int parts) {
     std::int64_t i0 = 0;
-    for (; i0 + kPanels * MR <= p.m; i0 += kPanels * MR) panel_column<kPanels>(p, parts, i0);
-    for (; i0 < p.m; i0 += MR) panel_column<1>(p, parts, i0);
+    if (p.n == 1) {
+      for (; i0 + kPanels * MR <= p.m; i0 += kPanels * MR) panel_columns<kPanels, 1>(p, parts, i0);
+      for (; i0 < p.m; i0 += MR) panel_columns<1, 1>(p, parts, i0);
+    } else if constexpr (!std::is_same_v<SourceB, T>) {
+      kernels::with_sweep_columns(p.n, [&]<int N>() {
+        for (; i0 < p.m; i0 += MR) panel_columns<1, N>(p, parts, i0);
+      });
+    }
   }
 
   // A's rows [0, m) over depths [0, k) as prepacked() reads them (pack_panels), each panel's
@@ -886,7 +919,7 @@ GemmKernels<typename V::scalar, SourceA, SourceB> make_gemm_kernels() {
   k.pack_panels = &L::template pack_panels<>;
   if constexpr (L::kNative) k.direct = &L::direct;
   if constexpr (!std::is_same_v<typename V::scalar, std::int32_t>)
-    k.prepacked_column = &L::prepacked_column;
+    k.prepacked_columns = &L::prepacked_columns;
   if constexpr (std::is_same_v<typename V::scalar, std::int32_t>) {
     k.epilogue = &kernels::apply_epilogue<typename V::Float, std::int32_t>;
     if constexpr (L::kDepthGroup == 2) {

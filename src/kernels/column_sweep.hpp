@@ -40,22 +40,23 @@ struct ColumnSweep {
   // while prefetching 512 or 2048 bytes ahead within each column lost 3-34%.
   static constexpr int kColumns = static_cast<int>(kSweepColumns);
 
-  // y = alpha * A x + beta * y, rows in blocks of row_block, whose sums `t` (row_block elements)
-  // stay in cache; prefetch: fetch the next group's columns ahead.
+  // y = alpha * A x + beta * y, rows in blocks of row_block, whose sums `t` (row_block elements
+  // for each of x's columns) stay in cache; prefetch: fetch the next group's columns ahead.
   static void run(const GemvProblem<T, SourceA>& p, std::int64_t row_block, bool prefetch, T* t) {
     for (std::int64_t i0 = 0; i0 < p.m; i0 += row_block) {
       const std::int64_t rows = std::min(row_block, p.m - i0);
-      sum_rows(p, i0, rows, prefetch, t);
-      finish(rows, 1, t, 0, p.alpha, p.beta, p.y + i0);
+      sum_rows(p, i0, rows, prefetch, t, rows);
+      for (std::int64_t c = 0; c < p.columns; ++c)
+        finish(rows, 1, t + c * rows, 0, p.alpha, p.beta, p.y + c * p.ldy + i0);
     }
   }
 
-  // sums[0, m) = A x alone, rows in blocks as run's: one part of the depth (sweep_depth_parts;
-  // p's alpha, beta and y unused).
-  static void sum(const GemvProblem<T, SourceA>& p, std::int64_t row_block, bool prefetch,
-                  T* sums) {
+  // sums[0, m) = A x alone, rows in blocks as run's, the sums of x's column c at sums + c *
+  // column_stride: one part of the depth (sweep_depth_parts; p's alpha, beta and y unused).
+  static void sum(const GemvProblem<T, SourceA>& p, std::int64_t row_block, bool prefetch, T* sums,
+                  std::int64_t column_stride) {
     for (std::int64_t i0 = 0; i0 < p.m; i0 += row_block)
-      sum_rows(p, i0, std::min(row_block, p.m - i0), prefetch, sums + i0);
+      sum_rows(p, i0, std::min(row_block, p.m - i0), prefetch, sums + i0, column_stride);
   }
 
   // y = fma(alpha, s, beta * y) over `rows` elements, the formula of the GEMM tiles, s the sum of
@@ -86,66 +87,107 @@ struct ColumnSweep {
   static constexpr bool kPairs = std::is_same_v<SourceA, std::uint16_t>;
   static constexpr int kStep = kPairs ? 2 * W : W;
 
-  // t[0, rows) = rows [i0, i0 + rows) of A x, in row order.
+  // t[0, rows) = rows [i0, i0 + rows) of A x, in row order, x's column c into t + c * t_stride.
   static void sum_rows(const GemvProblem<T, SourceA>& p, std::int64_t i0, std::int64_t rows,
-                       bool prefetch, T* t) {
-    std::fill_n(t, rows, T(0));
-    const SourceA* a = p.a + i0;
-    std::int64_t j = 0;
-    for (; j + kColumns <= p.n; j += kColumns)
-      add_columns<kColumns>(rows, a + j * p.lda, p.lda, p.x + j, t,
-                            prefetch && j + 2 * kColumns <= p.n);
-    for (; j < p.n; ++j) add_columns<1>(rows, a + j * p.lda, p.lda, p.x + j, t, false);
-    if constexpr (kPairs) in_row_order(rows, t);
+                       bool prefetch, T* t, std::int64_t t_stride) {
+    for (std::int64_t c = 0; c < p.columns; ++c) std::fill_n(t + c * t_stride, rows, T(0));
+    with_sweep_columns(p.columns, [&]<int N>() {
+      const SourceA* a = p.a + i0;
+      std::int64_t j = 0;
+      for (; j + kColumns <= p.n; j += kColumns)
+        add_columns<kColumns, N>(rows, a + j * p.lda, p.lda, p.x + j * N, t, t_stride,
+                                 prefetch && j + 2 * kColumns <= p.n);
+      for (; j < p.n; ++j)
+        add_columns<1, N>(rows, a + j * p.lda, p.lda, p.x + j * N, t, t_stride, false);
+    });
+    if constexpr (kPairs)
+      for (std::int64_t c = 0; c < p.columns; ++c) in_row_order(rows, t + c * t_stride);
   }
 
-  template <int Columns>
+  // Each of x's N columns (interleaved: x[j * N + c]) times A's Columns columns from a on, added
+  // to its sums (t_stride apart). A's element is loaded and widened once for all of x's
+  // columns. With one column x's values are broadcast once, beside its sums in registers; with
+  // more, each FMA takes its x from memory (a broadcast load at a fixed offset).
+  template <int Columns, int N>
   static void add_columns(std::int64_t rows, const SourceA* a, std::int64_t lda, const T* x, T* t,
-                          bool prefetch_next) {
+                          std::int64_t t_stride, bool prefetch_next) {
     reg xj[Columns];
-    RIDGE_UNROLL for (int j = 0; j < Columns; ++j) xj[j] = V::broadcast(x + j);
+    if constexpr (N == 1) {
+      RIDGE_UNROLL for (int j = 0; j < Columns; ++j) xj[j] = V::broadcast(x + j);
+    }
+    const auto x_at = [&](int c, int j) {
+      if constexpr (N == 1) {
+        return xj[j];
+      } else {
+        return V::broadcast(x + j * N + c);
+      }
+    };
     std::int64_t i = 0;
     for (; i + kStep <= rows; i += kStep) {
       if constexpr (kPairs) {
-        reg even = V::load(t + i), odd = V::load(t + i + W);
+        reg even[N], odd[N];
+        RIDGE_UNROLL for (int c = 0; c < N; ++c) {
+          even[c] = V::load(t + c * t_stride + i);
+          odd[c] = V::load(t + c * t_stride + i + W);
+        }
         RIDGE_UNROLL for (int j = 0; j < Columns; ++j) {
           if (prefetch_next) __builtin_prefetch(a + (Columns + j) * lda + i, 0, 2);
           __builtin_prefetch(a + j * lda + i + kStep, 0, 3);  // the column's next line
           reg even_rows, odd_rows;
           V::widen_pairs(V::load_pairs(a + j * lda + i), even_rows, odd_rows);
-          even = V::fma(even_rows, xj[j], even);
-          odd = V::fma(odd_rows, xj[j], odd);
+          RIDGE_UNROLL for (int c = 0; c < N; ++c) {
+            const reg xc = x_at(c, j);
+            even[c] = V::fma(even_rows, xc, even[c]);
+            odd[c] = V::fma(odd_rows, xc, odd[c]);
+          }
         }
-        V::store(t + i, even);
-        V::store(t + i + W, odd);
+        RIDGE_UNROLL for (int c = 0; c < N; ++c) {
+          V::store(t + c * t_stride + i, even[c]);
+          V::store(t + c * t_stride + i + W, odd[c]);
+        }
       } else {
-        reg acc = V::load(t + i);
+        reg acc[N];
+        RIDGE_UNROLL for (int c = 0; c < N; ++c) acc[c] = V::load(t + c * t_stride + i);
         RIDGE_UNROLL for (int j = 0; j < Columns; ++j) {
           if (prefetch_next) __builtin_prefetch(a + (Columns + j) * lda + i, 0, 2);
-          acc = V::fma(load_stored<V>(a + j * lda + i), xj[j], acc);
+          const reg column = load_stored<V>(a + j * lda + i);
+          RIDGE_UNROLL for (int c = 0; c < N; ++c) acc[c] = V::fma(column, x_at(c, j), acc[c]);
         }
-        V::store(t + i, acc);
+        RIDGE_UNROLL for (int c = 0; c < N; ++c) V::store(t + c * t_stride + i, acc[c]);
       }
     }
     if (i < rows) {
       const int lanes = static_cast<int>(rows - i);
       if constexpr (kPairs) {
         const int evens = (lanes + 1) / 2, odds = lanes / 2;
-        reg even = V::load_partial(t + i, evens), odd = V::load_partial(t + i + evens, odds);
+        reg even[N], odd[N];
+        RIDGE_UNROLL for (int c = 0; c < N; ++c) {
+          even[c] = V::load_partial(t + c * t_stride + i, evens);
+          odd[c] = V::load_partial(t + c * t_stride + i + evens, odds);
+        }
         RIDGE_UNROLL for (int j = 0; j < Columns; ++j) {
           reg even_rows, odd_rows;
           V::widen_pairs(V::load_pairs_partial(a + j * lda + i, lanes), even_rows, odd_rows);
-          even = V::fma(even_rows, xj[j], even);
-          odd = V::fma(odd_rows, xj[j], odd);
+          RIDGE_UNROLL for (int c = 0; c < N; ++c) {
+            const reg xc = x_at(c, j);
+            even[c] = V::fma(even_rows, xc, even[c]);
+            odd[c] = V::fma(odd_rows, xc, odd[c]);
+          }
         }
-        V::store_partial(t + i, even, evens);
-        V::store_partial(t + i + evens, odd, odds);
+        RIDGE_UNROLL for (int c = 0; c < N; ++c) {
+          V::store_partial(t + c * t_stride + i, even[c], evens);
+          V::store_partial(t + c * t_stride + i + evens, odd[c], odds);
+        }
       } else {
-        reg acc = V::load_partial(t + i, lanes);
+        reg acc[N];
+        RIDGE_UNROLL for (int c = 0; c < N; ++c) acc[c] =
+            V::load_partial(t + c * t_stride + i, lanes);
         RIDGE_UNROLL for (int j = 0; j < Columns; ++j) {
-          acc = V::fma(load_stored_partial<V>(a + j * lda + i, lanes), xj[j], acc);
+          const reg column = load_stored_partial<V>(a + j * lda + i, lanes);
+          RIDGE_UNROLL for (int c = 0; c < N; ++c) acc[c] = V::fma(column, x_at(c, j), acc[c]);
         }
-        V::store_partial(t + i, acc, lanes);
+        RIDGE_UNROLL for (int c = 0; c < N; ++c)
+            V::store_partial(t + c * t_stride + i, acc[c], lanes);
       }
     }
   }

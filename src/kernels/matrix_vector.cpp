@@ -49,17 +49,19 @@ int thread_count(std::int64_t a_bytes) {
 // L1, three runs a column), 0.95-0.99x as whole columns; on the Xeon guest (48 KiB 12-way L1),
 // dgemv 16384 x 4096 0.85-0.93x in blocks of 3072 rows, 0.96-0.98x in 5120; on Zen 4 8 KiB blocks
 // 0.82-0.87x, 16 KiB 0.96-1.04x (column_sweep.hpp).
+// With several columns of x the sums of all of them share that half.
 template <class T>
-std::int64_t sweep_rows(const CacheModel& caches) {
-  return std::max<std::int64_t>(64, caches.l2_streamed / 2 / std::int64_t{sizeof(T)});
+std::int64_t sweep_rows(const CacheModel& caches, std::int64_t columns) {
+  return std::max<std::int64_t>(64, caches.l2_streamed / 2 / std::int64_t{sizeof(T)} / columns);
 }
 
 // The rows of each block for columns `rows` long: as many blocks as sweep_rows needs, of equal
 // size (a column that does not fit is read in parts of one length, not one full part and a
 // short rest).
 template <class T>
-std::int64_t balanced_sweep_rows(std::int64_t rows, const CacheModel& caches) {
-  const std::int64_t most = sweep_rows<T>(caches);
+std::int64_t balanced_sweep_rows(std::int64_t rows, const CacheModel& caches,
+                                 std::int64_t columns) {
+  const std::int64_t most = sweep_rows<T>(caches, columns);
   const std::int64_t blocks = std::max<std::int64_t>(1, (rows + most - 1) / most);
   constexpr std::int64_t line = simd::kLineElements<T>;
   return std::min(most, ((rows + blocks - 1) / blocks + line - 1) / line * line);
@@ -70,7 +72,8 @@ std::int64_t balanced_sweep_rows(std::int64_t rows, const CacheModel& caches) {
 template <class T, class SourceA>
 std::int64_t task_elements(const GemvProblem<T, SourceA>& p, const VectorKernels<T>& kernels,
                            const CacheModel& caches) {
-  return p.transposed ? dot_workspace_elements(p.m, 1, kernels.width) : sweep_rows<T>(caches);
+  return p.transposed ? dot_workspace_elements(p.m, 1, kernels.width)
+                      : sweep_rows<T>(caches, p.columns) * p.columns;
 }
 
 // The kernel for one thread's part: the column sweep for A x; for A^T x, whose elements are dot
@@ -81,7 +84,7 @@ void run_part(const GemvProblem<T, SourceA>& p, const VectorKernels<T>& kernels,
               const CacheModel& caches, bool prefetch, T* work) {
   constexpr bool kNative = std::is_same_v<SourceA, T>;
   if (!p.transposed) {
-    const std::int64_t rows = balanced_sweep_rows<T>(p.m, caches);
+    const std::int64_t rows = balanced_sweep_rows<T>(p.m, caches, p.columns);
     if constexpr (kNative) {
       kernels.column_sweep(p, rows, prefetch, work);
     } else {
@@ -109,21 +112,22 @@ void run_part(const GemvProblem<T, SourceA>& p, const VectorKernels<T>& kernels,
 }
 
 // Rows [r0, r1) of A x over part q of the depth's `parts` into that part's sums (`sums`, m
-// elements).
+// elements for each of x's columns, column_stride apart).
 template <class T, class SourceA>
 void sum_part(const GemvProblem<T, SourceA>& p, int parts, int q, std::int64_t r0, std::int64_t r1,
-              const VectorKernels<T>& kernels, const CacheModel& caches, bool prefetch, T* sums) {
+              const VectorKernels<T>& kernels, const CacheModel& caches, bool prefetch, T* sums,
+              std::int64_t column_stride) {
   const std::int64_t c0 = sweep_part_begin(p.n, parts, q);
   GemvProblem<T, SourceA> piece = p;
   piece.m = r1 - r0;
   piece.n = sweep_part_begin(p.n, parts, q + 1) - c0;
   piece.a = p.a + c0 * p.lda + r0;
-  piece.x = p.x + c0;
-  const std::int64_t rows = balanced_sweep_rows<T>(piece.m, caches);
+  piece.x = p.x + c0 * p.columns;
+  const std::int64_t rows = balanced_sweep_rows<T>(piece.m, caches, p.columns);
   if constexpr (std::is_same_v<SourceA, T>) {
-    kernels.column_sums(piece, rows, prefetch, sums + r0);
+    kernels.column_sums(piece, rows, prefetch, sums + r0, column_stride);
   } else {
-    kernels.column_sums_bf16(piece, rows, prefetch, sums + r0);
+    kernels.column_sums_bf16(piece, rows, prefetch, sums + r0, column_stride);
   }
 }
 
@@ -134,7 +138,8 @@ void matrix_vector(const GemvProblem<T, SourceA>& p, std::int64_t incx, std::int
   const std::int64_t y_size = p.y_size(), x_size = p.x_size();
   if (y_size == 0) return;
   if (p.alpha == T(0) || x_size == 0) {
-    scale(y_size, p.beta, p.y, incy);  // A and x are not read
+    for (std::int64_t c = 0; c < p.columns; ++c)
+      scale(y_size, p.beta, p.y + c * p.ldy, incy);  // A and x are not read
     return;
   }
   const Isa isa = runtime::active_isa();
@@ -149,13 +154,14 @@ void matrix_vector(const GemvProblem<T, SourceA>& p, std::int64_t incx, std::int
   const std::int64_t parts_stride = (y_size + line - 1) / line * line;
 
   // The workspace, before anything is written: strided x and y staged at unit stride (O(m + n)
-  // against the O(m n) of reading A), then each thread's part, or the sums of the depth's parts.
+  // against the O(m n) of reading A; one column only), then each thread's part, or the sums of
+  // the depth's parts.
   const std::size_t x_bytes = incx != 1 ? runtime::pages_for<T>(x_size) : 0;
   const std::size_t y_bytes = incy != 1 ? runtime::pages_for<T>(y_size) : 0;
   const std::size_t task_bytes = runtime::pages_for<T>(task_elements(p, kernels, caches));
   std::byte* work = runtime::workspace(
       x_bytes + y_bytes +
-      (parts > 1 ? runtime::pages_for<T>(parts * parts_stride) : threads * task_bytes));
+      (parts > 1 ? runtime::pages_for<T>(parts * p.columns * parts_stride) : threads * task_bytes));
   const auto task_work = [&](int task) {
     return reinterpret_cast<T*>(work + x_bytes + y_bytes + task * task_bytes);
   };
@@ -174,8 +180,8 @@ void matrix_vector(const GemvProblem<T, SourceA>& p, std::int64_t incx, std::int
   }
   if (parts > 1) {
     // Each thread takes its share of the parts' rows, in part order and whole lines: whole
-    // columns of one part where there are as many parts as threads. The sums of part q lie at
-    // q * parts_stride.
+    // columns of one part where there are as many parts as threads. The sums of part q for x's
+    // column c lie at (q * columns + c) * parts_stride.
     T* sums = task_work(0);
     const std::int64_t lines = parts_stride / line, units = parts * lines;
     const auto share = [&](int task) {
@@ -184,7 +190,7 @@ void matrix_vector(const GemvProblem<T, SourceA>& p, std::int64_t incx, std::int
         const int q = static_cast<int>(u / lines);
         const std::int64_t end = std::min(u1, (q + 1) * lines);
         sum_part(unit, parts, q, (u - q * lines) * line, std::min(y_size, (end - q * lines) * line),
-                 kernels, caches, prefetch, sums + q * parts_stride);
+                 kernels, caches, prefetch, sums + q * p.columns * parts_stride, parts_stride);
         u = end;
       }
     };
@@ -193,7 +199,9 @@ void matrix_vector(const GemvProblem<T, SourceA>& p, std::int64_t incx, std::int
     } else {
       runtime::parallel_run(threads, share);
     }
-    kernels.column_finish(y_size, parts, sums, parts_stride, unit.alpha, unit.beta, unit.y);
+    for (std::int64_t c = 0; c < p.columns; ++c)
+      kernels.column_finish(y_size, parts, sums + c * parts_stride, p.columns * parts_stride,
+                            unit.alpha, unit.beta, unit.y + c * p.ldy);
   } else if (threads == 1) {
     run_part(unit, kernels, caches, prefetch, task_work(0));
   } else {

@@ -37,7 +37,8 @@ struct Shape {
 // K = 0 and an empty C; and activations too large for L2 beside a tile's panel of weights (the
 // prepacked loops' second and third orders on a 0.5-1 MiB L2: slice by slice, and by blocks);
 // a few rows of x against W's rows (x W^T, which the unpacked call's tiles may read in place)
-// over one slice and several.
+// over one slice and several; and a few rows against row-major weights (x W, which the unpacked
+// call sweeps for all rows at once, up to 8 rows).
 const Shape kShapes[] = {
     {1, 1, 1, false, false},        {1, 67, 301, false, false},    {1, 3001, 300, false, false},
     {1, 40, 63, false, true},       {37, 1, 50, false, false},     {16, 16, 16, false, false},
@@ -45,6 +46,8 @@ const Shape kShapes[] = {
     {40, 2048, 1024, false, false}, {5, 7, 0, false, false},       {0, 5, 5, false, false},
     {100, 40, 8001, false, false},  {600, 50, 2000, true, false},  {2000, 20, 3000, false, false},
     {3, 64, 65, false, true},       {33, 70, 3001, false, true},   {96, 100, 2050, false, true},
+    {2, 67, 301, false, false},     {5, 3001, 300, true, false},   {8, 130, 701, false, false},
+    {9, 40, 63, false, false},
 };
 
 // C's padding past each row: 1, and 0 for one column (rows 1 apart, as a column-major C's).

@@ -1,18 +1,21 @@
 // The matrix-vector kernels of every ISA path, called directly: the dot kernel over every column
 // group and row tile (a last tile of fewer rows, depths that end mid-vector), the column sweep
 // (f32, f64, bf16) over row blocks of any size and column groups with remainders, whole or in
-// parts of the depth, each with and without fetching ahead; independent of this host's caches.
+// parts of the depth, each with and without fetching ahead, and against several columns of x at
+// once; independent of this host's caches.
+#include "kernels/vector_kernels.hpp"
+
 #include <gtest/gtest.h>
 
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <random>
 #include <type_traits>
 #include <vector>
 
 #include "gemv/reference.hpp"
 #include "kernels/sweep_parts.hpp"
-#include "kernels/vector_kernels.hpp"
 #include "support/alpha_beta.hpp"
 #include "support/isa_paths.hpp"
 
@@ -49,6 +52,47 @@ void sweep_dot(Isa isa) {
             ASSERT_EQ(compare(c, want), "") << m << "x" << n << "x" << k << " prefetch " << prefetch
                                             << " vector_dot " << vector_dot;
           }
+}
+
+// The column sweep of p (any number of x's columns) in row blocks of row_block rows: in one
+// sweep, or as `parts` parts of the depth (column_sums, then column_finish; a part may be empty).
+template <class T, class Stored>
+void run_column_sweep(const kernels::VectorKernels<T>& kernels,
+                      const kernels::GemvProblem<T, Stored>& p, std::int64_t row_block,
+                      bool prefetch, int parts) {
+  const auto sweep = [&]() {
+    if constexpr (std::is_same_v<Stored, T>) {
+      return kernels.column_sweep;
+    } else {
+      return kernels.column_sweep_bf16;
+    }
+  }();
+  const auto sums_of = [&]() {
+    if constexpr (std::is_same_v<Stored, T>) {
+      return kernels.column_sums;
+    } else {
+      return kernels.column_sums_bf16;
+    }
+  }();
+  if (parts == 1) {
+    std::vector<T> t(static_cast<std::size_t>(row_block * p.columns));
+    sweep(p, row_block, prefetch, t.data());
+    return;
+  }
+  // Part q's sums of x's column c at (q * columns + c) * m.
+  const std::int64_t m = p.m;
+  std::vector<T> sums(static_cast<std::size_t>(parts * p.columns * m));
+  for (int q = 0; q < parts; ++q) {
+    auto part = p;
+    const std::int64_t c0 = kernels::sweep_part_begin(p.n, parts, q);
+    part.n = kernels::sweep_part_begin(p.n, parts, q + 1) - c0;
+    part.a = p.a + c0 * p.lda;
+    part.x = p.x + c0 * p.columns;
+    sums_of(part, row_block, prefetch, sums.data() + q * p.columns * m, m);
+  }
+  for (std::int64_t c = 0; c < p.columns; ++c)
+    kernels.column_finish(m, parts, sums.data() + c * m, p.columns * m, p.alpha, p.beta,
+                          p.y + c * p.ldy);
 }
 
 // y = alpha * A x + beta * y, A column-major m x n, in row blocks of row_block rows: in one
@@ -95,31 +139,86 @@ void sweep_column_sweep(Isa isa) {
                 p.y = y.blas_pointer();
                 return p;
               };
-              const auto run = [&](const auto& p, auto sweep, auto sums_of) {
-                if (parts == 1) {
-                  std::vector<T> t(static_cast<std::size_t>(row_block));
-                  sweep(p, row_block, prefetch, t.data());
-                  return;
-                }
-                std::vector<T> sums(static_cast<std::size_t>(parts * m));
-                for (int q = 0; q < parts; ++q) {
-                  auto part = p;
-                  const std::int64_t c0 = kernels::sweep_part_begin(n, parts, q);
-                  part.n = kernels::sweep_part_begin(n, parts, q + 1) - c0;
-                  part.a = p.a + c0 * p.lda;
-                  part.x = p.x + c0;
-                  sums_of(part, row_block, prefetch, sums.data() + q * m);
-                }
-                kernels.column_finish(m, parts, sums.data(), m, alpha, beta, p.y);
-              };
               if (bf16) {
-                run(problem(a_bf16.data()), kernels.column_sweep_bf16, kernels.column_sums_bf16);
+                run_column_sweep(kernels, problem(a_bf16.data()), row_block, prefetch, parts);
               } else {
-                run(problem(a.data()), kernels.column_sweep, kernels.column_sums);
+                run_column_sweep(kernels, problem(a.data()), row_block, prefetch, parts);
               }
               ASSERT_EQ(compare(y, want), "")
                   << m << "x" << n << " in blocks of " << row_block << " prefetch " << prefetch
                   << " parts " << parts << " bf16 " << bf16;
+            }
+}
+
+// Y = alpha * A X + beta * Y with X and Y of 2 to kMaxSweepColumns columns (Y's ldy apart, past
+// its rows): each column of Y the bits the sweep gives for that column alone (whose results
+// sweep_column_sweep checks against the reference), in one sweep or in parts, f32, f64 and
+// bf16; the rows between Y's columns untouched.
+template <class T>
+void sweep_several_columns(Isa isa) {
+  const kernels::VectorKernels<T>& kernels = kernels::vector_kernels<T>(isa);
+  const std::int64_t w = kernels.width;
+  int index = 0;
+  for (std::int64_t row_block : {w, 3 * w + 1, std::int64_t{1000}})
+    for (std::int64_t m : {std::int64_t{1}, w - 1, 2 * w + 1, 2 * row_block + 3})
+      for (std::int64_t n : {1, 7, 8, 9, 17})
+        for (std::int64_t columns = 2; columns <= kernels::kMaxSweepColumns; ++columns)
+          for (int parts : {1, 3})
+            for (bool bf16 : {false, true}) {
+              if (m < 1 || (bf16 && !std::is_same_v<T, float>)) continue;
+              const auto [alpha, beta] = alpha_beta<T>(index++);
+              std::mt19937 rng(static_cast<unsigned>(index));
+              std::uniform_real_distribution<double> dist(-1.0, 1.0);
+              const auto random = [&](std::int64_t size) {
+                std::vector<T> v(static_cast<std::size_t>(size));
+                for (T& e : v) e = static_cast<T>(dist(rng));
+                return v;
+              };
+              std::vector<T> a = random(m * n), x = random(n * columns);
+              std::vector<std::uint16_t> a_bf16(a.size());
+              for (std::size_t e = 0; e < a.size(); ++e)
+                if constexpr (std::is_same_v<T, float>)
+                  a_bf16[e] = static_cast<std::uint16_t>(std::bit_cast<std::uint32_t>(a[e]) >> 16);
+              const std::int64_t ldy = m + 3;
+              std::vector<T> y = random(ldy * columns);
+              for (std::int64_t c = 0; c < columns; ++c)
+                for (std::int64_t i = m; i < ldy; ++i) y[c * ldy + i] = T(-7);
+              std::vector<T> alone = y;
+              const auto problem = [&]<class Stored>(const Stored* stored, const T* xs, T* ys,
+                                                     std::int64_t count) {
+                kernels::GemvProblem<T, Stored> p;
+                p.m = m;
+                p.n = n;
+                p.a = stored;
+                p.lda = m;
+                p.alpha = alpha;
+                p.x = xs;
+                p.beta = beta;
+                p.y = ys;
+                p.columns = count;
+                p.ldy = ldy;
+                return p;
+              };
+              const auto run = [&](const T* xs, T* ys, std::int64_t count) {
+                if (bf16) {
+                  run_column_sweep(kernels, problem(a_bf16.data(), xs, ys, count), row_block, false,
+                                   parts);
+                } else {
+                  run_column_sweep(kernels, problem(a.data(), xs, ys, count), row_block, true,
+                                   parts);
+                }
+              };
+              run(x.data(), y.data(), columns);
+              for (std::int64_t c = 0; c < columns; ++c) {
+                std::vector<T> xc(static_cast<std::size_t>(n));
+                for (std::int64_t q = 0; q < n; ++q) xc[q] = x[q * columns + c];
+                run(xc.data(), alone.data() + c * ldy, 1);
+              }
+              using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+              for (std::size_t e = 0; e < y.size(); ++e)
+                ASSERT_EQ(std::bit_cast<Bits>(y[e]), std::bit_cast<Bits>(alone[e]))
+                    << m << "x" << n << " x " << columns << " columns, element " << e
+                    << ", blocks of " << row_block << " parts " << parts << " bf16 " << bf16;
             }
 }
 
@@ -135,6 +234,12 @@ TEST_P(VectorKernels, ColumnSweepCoversEveryRowBlockAndColumnGroup) {
   RIDGE_SKIP_UNLESS_SUPPORTED(GetParam());
   sweep_column_sweep<float>(GetParam());
   sweep_column_sweep<double>(GetParam());
+}
+
+TEST_P(VectorKernels, ColumnSweepOfSeveralColumnsIsEachColumnAlone) {
+  RIDGE_SKIP_UNLESS_SUPPORTED(GetParam());
+  sweep_several_columns<float>(GetParam());
+  sweep_several_columns<double>(GetParam());
 }
 
 INSTANTIATE_TEST_SUITE_P(Isa, VectorKernels, ::testing::ValuesIn(kAllIsas), isa_test_name);
