@@ -298,6 +298,23 @@ bool run_as_matrix_vector(const GemmProblem<T>& p) {
   return true;
 }
 
+// B's columns as the column sweep takes x (kernels::GemvProblem::columns): widened to T, the
+// columns interleaved, element q of column j at q * n + j.
+template <class T, class Problem>
+std::vector<T> sweep_columns_of(const Problem& p) {
+  std::vector<T> x(static_cast<std::size_t>(p.k * p.n));
+  for (std::int64_t q = 0; q < p.k; ++q)
+    for (std::int64_t j = 0; j < p.n; ++j) {
+      const auto value = p.b[q * p.b_rs + j * p.b_cs];
+      if constexpr (std::is_same_v<decltype(value), const std::uint16_t>) {
+        x[q * p.n + j] = kernels::widen_bf16(value);
+      } else {
+        x[q * p.n + j] = value;
+      }
+    }
+  return x;
+}
+
 // Runs path(block, work) on `threads` blocks of C (choose_grid, packing_cost as there), or on p
 // itself when one, each block with task_bytes(block) bytes of workspace of its own, all reserved
 // before anything is written.
@@ -576,10 +593,11 @@ void run_prepacked(const GemmProblem<T>& p, const PrepackedA& a) {
     // A b, which the unpacked call sweeps down A's columns (A's rows are contiguous), its depth
     // in the sweep's parts.
     const int parts = kernels::sweep_depth_parts(p.m, p.k);
+    const std::vector<T> x = sweep_columns_of<T>(p);
     run_in_blocks(
         q, threads, loops.mr, 1, [](const GemmProblem<T>&) -> std::size_t { return 0; },
         [&](const GemmProblem<T>& block, std::byte*) {
-          loops.prepacked_columns(block, parts);
+          loops.prepacked_columns(block, parts, x.data());
           apply_epilogue(block, isa);
         });
     return;
@@ -700,11 +718,7 @@ void run(const GemmProblem<float, std::uint16_t, std::uint16_t>& p) {
       gemm_kernels<float, std::uint16_t, std::uint16_t>(isa).kernels;
   const auto pair_dot = loops.pair_dot;
   if (sweeps_columns(p, loops) && p.m > 0 && p.k > 0 && p.alpha != 0) {
-    // x's columns interleaved (GemvProblem::columns).
-    std::vector<float> x(static_cast<std::size_t>(p.k * p.n));
-    for (std::int64_t q = 0; q < p.k; ++q)
-      for (std::int64_t j = 0; j < p.n; ++j)
-        x[q * p.n + j] = kernels::widen_bf16(p.b[q * p.b_rs + j * p.b_cs]);
+    const std::vector<float> x = sweep_columns_of<float>(p);
     // As GEMV sees A: k x m with contiguous columns (A^T x) where A's rows are contiguous.
     const bool transposed = p.a_rs != 1;
     kernels::GemvProblem<float, std::uint16_t> v;
@@ -885,10 +899,11 @@ void run_prepacked_narrow(const GemmProblem<T, SourceA, SourceB>& p, const Prepa
   if constexpr (std::is_same_v<T, float>) {
     if (p.n <= kernels::kMaxSweepColumns && a.rs == 1) {
       const int parts = kernels::sweep_depth_parts(p.m, p.k);
+      const std::vector<float> x = sweep_columns_of<float>(p);
       run_in_row_blocks(
           q, threads, loops.mr, [](const Prepacked&) -> std::size_t { return 0; },
           [&](const Prepacked& block, std::byte*) {
-            loops.prepacked_columns(block, parts);
+            loops.prepacked_columns(block, parts, x.data());
             apply_epilogue(block, isa);
           });
       return;

@@ -214,11 +214,12 @@ struct GemmKernels {
   // step_multiple. b_in_place: float and double
   // only. And, float C only, the product with one column of C or a few (at most
   // kernels::kMaxSweepColumns) on such an A (Loops::prepacked_columns, its depth in `parts`:
-  // kernels/sweep_parts.hpp), which takes no workspace.
+  // kernels/sweep_parts.hpp), B given as `x`, widened and its columns interleaved as the column
+  // sweep takes them (kernels::GemvProblem::columns).
   using PrepackedProblem = GemmProblem<T, T, SourceB>;
   void (*prepacked)(const PrepackedProblem&, std::int64_t depth, const BlockSizes&, int fma_chains,
                     bool b_in_place, std::byte* work) = nullptr;
-  void (*prepacked_columns)(const PrepackedProblem&, int parts) = nullptr;
+  void (*prepacked_columns)(const PrepackedProblem&, int parts, const T* x) = nullptr;
   // Packs rows [0, m) of an A of strides rs, cs over depths [0, k) into those panels (int8
   // pairs less `zero`), which take round_up(m, mr) x prepacked_panel_steps(k, depth_group)
   // slots.

@@ -633,22 +633,18 @@ struct Loops {
   // A few columns of C from A's panels as prepacked() reads them: C = alpha A B + beta C, each
   // element one FMA chain down each part of the depth in order and the parts' chains added in
   // order, as GEMV's column sweep computes the unpacked call (kernels/column_sweep.hpp, to the
-  // bit; `parts` = sweep_depth_parts of the whole product). One column kPanels panels at a time,
-  // so that kPanels x MV chains are in flight, each panel one contiguous stream; N columns a
-  // panel at a time, each loaded vector of A used for all of them. bf16: B widened as the sweep
-  // widens x, and on pairs each slot's two depths in turn (a pair's VDPBF16PS would round once
-  // for both, the sweep does after each).
-  static constexpr int kPanels = 4;
+  // bit; `parts` = sweep_depth_parts of the whole product), B's columns given as the sweep takes
+  // x's (`x`: B widened, its columns interleaved). Panels panels at a time, each one contiguous
+  // stream, each loaded vector of A used for all N columns; with several columns, while a group
+  // streams in, the next group's lines are asked for (into L2), twice the streams in flight.
+  // Measured on the Xeon guest (bf16 on AMX panels, 2 threads, against the unpacked call), 4 / 8
+  // rows of x against 4096 x 4096 weights 1.01 / 0.71x without the fetch, 1.12 / 0.84x with it;
+  // against 11008 x 4096 (past what L3 streams) 0.59 / 0.48x and 1.00 / 0.75x. bf16 on pairs:
+  // each slot's two depths in turn (a pair's VDPBF16PS would round once for both, the sweep
+  // does after each).
   using F = typename kernels::OutTraits<V>::type;  // float or double traits
-  static typename F::reg broadcast_b(const SourceB* b) {
-    if constexpr (std::is_same_v<SourceB, T>) {
-      return F::broadcast(b);
-    } else {
-      return F::set1(kernels::widen_bf16(*b));
-    }
-  }
   template <int Panels, int N>
-  static void panel_columns(const PrepackedProblem& p, int parts, std::int64_t i0) {
+  static void panel_columns(const PrepackedProblem& p, int parts, const T* x, std::int64_t i0) {
     using reg = typename F::reg;
     constexpr int W = V::width;
     reg sum[N][Panels][MV];  // the parts' chains added so far
@@ -659,8 +655,15 @@ struct Loops {
     }
     const T* a = p.a + i0 * p.a_rs;
     const std::int64_t panel_stride = MR * p.a_rs;
-    const auto x_at = [&](int c, std::int64_t q) {
-      return broadcast_b(p.b + q * p.b_rs + c * p.b_cs);
+    const auto x_at = [&](int c, std::int64_t q) { return F::broadcast(x + q * N + c); };
+    // The next group's lines beside a slot of this one's; one column's four panels are streams
+    // enough (1 x 4096 x 4096 and 1 x 11008 x 4096, f32 and bf16: level or 1-3% slower with).
+    const auto fetch_next = [&](std::int64_t slot) {
+      if constexpr (N == 1) return;
+      RIDGE_UNROLL for (int g = 0; g < Panels; ++g) {
+        RIDGE_UNROLL for (int i = 0; i < MV; ++i)
+            __builtin_prefetch(a + (Panels + g) * panel_stride + slot * MR + i * W, 0, 2);
+      }
     };
     for (int part = 0; part < parts; ++part) {
       const std::int64_t k0 = kernels::sweep_part_begin(p.k, parts, part);
@@ -673,19 +676,21 @@ struct Loops {
       }
       if constexpr (kDepthGroup == 1) {
         for (std::int64_t q = k0; q < k1; ++q) {
-          reg x[N];
-          RIDGE_UNROLL for (int c = 0; c < N; ++c) x[c] = x_at(c, q);
+          fetch_next(q);
+          reg xq[N];
+          RIDGE_UNROLL for (int c = 0; c < N; ++c) xq[c] = x_at(c, q);
           RIDGE_UNROLL for (int g = 0; g < Panels; ++g) {
             RIDGE_UNROLL for (int i = 0; i < MV; ++i) {
               const reg column = F::load(a + g * panel_stride + q * MR + i * W);
               RIDGE_UNROLL for (int c = 0; c < N; ++c) acc[c][g][i] =
-                  F::fma(column, x[c], acc[c][g][i]);
+                  F::fma(column, xq[c], acc[c][g][i]);
             }
           }
         }
       } else {  // parts begin at even depths (whole column groups)
         for (std::int64_t s = k0 / 2; 2 * s < k1; ++s) {
           const bool odd = 2 * s + 1 < k1;
+          fetch_next(s);
           reg even[Panels][MV], odd_values[Panels][MV];
           RIDGE_UNROLL for (int g = 0; g < Panels; ++g) {
             RIDGE_UNROLL for (int i = 0; i < MV; ++i) V::widen_pairs(
@@ -729,16 +734,20 @@ struct Loops {
     }
   }
   // C's p.n columns so: one, or (bf16, whose unpacked call sweeps them) at most
-  // kernels::kMaxSweepColumns.
-  static void prepacked_columns(const PrepackedProblem& p, int parts) {
-    std::int64_t i0 = 0;
-    if (p.n == 1) {
-      for (; i0 + kPanels * MR <= p.m; i0 += kPanels * MR) panel_columns<kPanels, 1>(p, parts, i0);
-      for (; i0 < p.m; i0 += MR) panel_columns<1, 1>(p, parts, i0);
-    } else if constexpr (!std::is_same_v<SourceB, T>) {
-      kernels::with_sweep_columns(p.n, [&]<int N>() {
-        for (; i0 < p.m; i0 += MR) panel_columns<1, N>(p, parts, i0);
-      });
+  // kernels::kMaxSweepColumns; x as panel_columns takes it. Four panels at a time for one column,
+  // two for up to four, one for more (the sums then fill 16 registers).
+  static void prepacked_columns(const PrepackedProblem& p, int parts, const T* x) {
+    const auto run = [&]<int N>() {
+      constexpr int kPanels = N == 1 ? 4 : N <= 4 ? 2 : 1;
+      std::int64_t i0 = 0;
+      for (; i0 + kPanels * MR <= p.m; i0 += kPanels * MR)
+        panel_columns<kPanels, N>(p, parts, x, i0);
+      for (; i0 < p.m; i0 += MR) panel_columns<1, N>(p, parts, x, i0);
+    };
+    if constexpr (std::is_same_v<SourceB, T>) {
+      run.template operator()<1>();
+    } else {
+      kernels::with_sweep_columns(p.n, run);
     }
   }
 
