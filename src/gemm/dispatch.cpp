@@ -21,8 +21,8 @@ namespace {
 template <class T, class SourceA, class SourceB>
 GemmKernels<T, SourceA, SourceB> with_pairs_column(GemmKernels<T, SourceA, SourceB> quads,
                                                    const GemmKernels<T, SourceA, SourceB>& pairs) {
-  quads.one_column = pairs.one_column;
-  quads.one_column_rows = pairs.one_column_rows;
+  quads.column_sweep = pairs.column_sweep;
+  quads.column_sweep_rows = pairs.column_sweep_rows;
   return quads;
 }
 

@@ -225,12 +225,14 @@ struct GemmKernels {
   // slots.
   void (*pack_panels)(std::int64_t m, std::int64_t k, const SourceA* a, std::int64_t rs,
                       std::int64_t cs, std::int32_t zero, T* panels) = nullptr;
-  // int8 only: C = (A - a_zero)(x - x_zero) for C of one column, m rows in blocks of row_block,
-  // A column-major (columns lda apart) and x contiguous (kernels/pair_column_sweep.hpp).
-  void (*one_column)(std::int64_t m, std::int64_t k, const SourceA* a, std::int64_t lda,
-                     std::int32_t a_zero, const SourceB* x, std::int32_t x_zero, T* c,
-                     std::int64_t row_block) = nullptr;
-  int one_column_rows = 0;  // the rows one_column does a step: row_block is a multiple
+  // int8 only: C = (A - a_zero)(X - x_zero) for C of up to kernels::kMaxSweepColumns columns
+  // (ldc apart), m rows in blocks of row_block, A column-major (columns lda apart) and X's
+  // columns contiguous (ldx apart): the column sweep (kernels/pair_column_sweep.hpp).
+  void (*column_sweep)(std::int64_t m, std::int64_t k, const SourceA* a, std::int64_t lda,
+                       std::int32_t a_zero, const SourceB* x, std::int64_t ldx, std::int32_t x_zero,
+                       T* c, std::int64_t ldc, std::int64_t columns,
+                       std::int64_t row_block) = nullptr;
+  int column_sweep_rows = 0;  // the rows column_sweep does a step: row_block is a multiple
   // int8 only: C = (A - a_zero)(X - x_zero) for C of a few columns (ldc apart), A of contiguous
   // rows (lda apart) and X of contiguous columns (ldx apart), as dot products along A's rows
   // (kernels/row_dot.hpp), with a workspace of row_dot_bytes(k, n) bytes.

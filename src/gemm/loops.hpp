@@ -932,8 +932,8 @@ GemmKernels<typename V::scalar, SourceA, SourceB> make_gemm_kernels() {
   if constexpr (std::is_same_v<typename V::scalar, std::int32_t>) {
     k.epilogue = &kernels::apply_epilogue<typename V::Float, std::int32_t>;
     if constexpr (L::kDepthGroup == 2) {
-      k.one_column = &kernels::PairColumnSweep<V, SourceA, SourceB>::run;
-      k.one_column_rows = kernels::PairColumnSweep<V, SourceA, SourceB>::kRows;
+      k.column_sweep = &kernels::PairColumnSweep<V, SourceA, SourceB>::run;
+      k.column_sweep_rows = kernels::PairColumnSweep<V, SourceA, SourceB>::kRows;
     }
     k.row_dot = &kernels::RowDot<V, SourceB>::run;
     k.row_dot_bytes = &kernels::RowDot<V, SourceB>::workspace_bytes;

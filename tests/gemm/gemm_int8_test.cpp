@@ -8,9 +8,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <set>
 #include <type_traits>
@@ -18,6 +18,7 @@
 
 #include "gemm/dispatch.hpp"
 #include "gemm/loops.hpp"
+#include "kernels/sweep_parts.hpp"
 #include "ridge/machine.hpp"
 #include "ridge/ridge.h"
 #include "runtime/amx.hpp"
@@ -99,30 +100,39 @@ void sweep_packed(const Int8Kernels<SourceB>& kernels) {
           }
 }
 
-// The one-column kernel (a row of x W): rows around its steps and row blocks, odd depths.
+// The column sweep (a few rows of x W, up to kMaxSweepColumns): rows around its steps and row
+// blocks, odd depths, one column and several (X's and C's columns apart by more than their
+// extent), exact against 64-bit sums; C's padding untouched.
 template <class SourceB>
-void sweep_one_column(const Int8Kernels<SourceB>& kernels) {
-  const std::int64_t step = kernels.one_column_rows, row_block = 2 * step;
+void sweep_columns(const Int8Kernels<SourceB>& kernels) {
+  const std::int64_t step = kernels.column_sweep_rows, row_block = 2 * step;
   std::mt19937 rng(8);
   int index = 0;
   for (std::int64_t m : {std::int64_t{1}, step - 1, step, step + 1, 2 * row_block + step + 3})
-    for (std::int64_t k : {1, 2, 7, 8, 9, 33}) {
-      ++index;
-      const std::int64_t lda = m + index % 3;
-      const auto a = random_bytes<std::int8_t>(k * lda, rng);
-      const auto x = random_bytes<SourceB>(k, rng);
-      const std::int32_t a_zero = index % 2 ? 0 : -128 + 37 * index % 256,
-                         x_zero = index % 3 ? 0 : 11 * index % 128;
-      std::vector<std::int32_t> y(m + 1, 12345);
-      kernels.one_column(m, k, a.data(), lda, a_zero, x.data(), x_zero, y.data(), row_block);
-      for (std::int64_t i = 0; i < m; ++i) {
-        std::int64_t want = 0;
-        for (std::int64_t q = 0; q < k; ++q)
-          want += (std::int64_t{a[i + q * lda]} - a_zero) * (std::int64_t{x[q]} - x_zero);
-        ASSERT_EQ(y[i], want) << m << " rows, depth " << k << ", row " << i;
+    for (std::int64_t k : {1, 2, 7, 8, 9, 33})
+      for (std::int64_t n : {std::int64_t{1}, std::int64_t{2}, std::int64_t{5},
+                             std::int64_t{kernels::kMaxSweepColumns}}) {
+        ++index;
+        const std::int64_t lda = m + index % 3, ldx = k + index % 2, ldc = m + 1;
+        const auto a = random_bytes<std::int8_t>(k * lda, rng);
+        const auto x = random_bytes<SourceB>(n * ldx, rng);
+        const std::int32_t a_zero = index % 2 ? 0 : -128 + 37 * index % 256,
+                           x_zero = index % 3 ? 0 : 11 * index % 128;
+        std::vector<std::int32_t> c(n * ldc, 12345);
+        kernels.column_sweep(m, k, a.data(), lda, a_zero, x.data(), ldx, x_zero, c.data(), ldc, n,
+                             row_block);
+        for (std::int64_t j = 0; j < n; ++j) {
+          for (std::int64_t i = 0; i < m; ++i) {
+            std::int64_t want = 0;
+            for (std::int64_t q = 0; q < k; ++q)
+              want +=
+                  (std::int64_t{a[i + q * lda]} - a_zero) * (std::int64_t{x[q + j * ldx]} - x_zero);
+            ASSERT_EQ(c[i + j * ldc], want) << m << " rows, depth " << k << ", " << n
+                                            << " columns, row " << i << " column " << j;
+          }
+          ASSERT_EQ(c[m + j * ldc], 12345) << "past column " << j;
+        }
       }
-      ASSERT_EQ(y[m], 12345) << "past the column";
-    }
 }
 
 // C (m x n, columns ldc apart, 12345 below each) against sum_q (A_iq - a_zero)(X_qj - x_zero)
@@ -323,22 +333,22 @@ TEST_P(GemmInt8Loops, RowDotIsExact) {
   sweep_row_dot(s8.kernels);
 }
 
-TEST_P(GemmInt8Loops, OneColumnIsExactAcrossRowBlocks) {
+TEST_P(GemmInt8Loops, ColumnSweepIsExactAcrossRowBlocks) {
   RIDGE_SKIP_UNLESS_SUPPORTED(GetParam());
-  sweep_one_column(
+  sweep_columns(
       gemm_detail::gemm_kernels<std::int32_t, std::int8_t, std::uint8_t>(GetParam()).kernels);
-  sweep_one_column(
+  sweep_columns(
       gemm_detail::gemm_kernels<std::int32_t, std::int8_t, std::int8_t>(GetParam()).kernels);
 }
 
 #if defined(__x86_64__)
-// Every path of a kernel set: the packed path, the one column, the row dot.
+// Every path of a kernel set: the packed path, the column sweep, the row dot.
 template <class U8, class S8>
 void sweep_all(const U8& u8, const S8& s8) {
   sweep_packed(u8);
   sweep_packed(s8);
-  sweep_one_column(u8);
-  sweep_one_column(s8);
+  sweep_columns(u8);
+  sweep_columns(s8);
   sweep_row_dot(u8);
   sweep_row_dot(s8);
 }
@@ -502,25 +512,29 @@ TEST(GemmInt8, ExtremeOperandsStayExact) {
   }
 }
 
-// One row of x against a wide W (x W, W row-major): the one-column sweep, whose threads each sum
-// a part of the depth, added after. Exact on every thread count, at odd depths, on random
-// operands and with every product at its extreme.
-TEST(GemmInt8, OneRowSplitsItsDepthExactly) {
+// A few rows of x against a wide W (x W, W row-major): the column sweep (for 4 rows where W is
+// larger than L2, at 1001 deep), whose threads each sum a part of the depth, added after. Exact
+// on every thread count, at odd depths, on random operands and with every product at its
+// extreme.
+TEST(GemmInt8, FewRowsSplitTheirDepthExactly) {
   std::mt19937 rng(6);
   const int threads = ridge_get_num_threads();
   for (int t : {1, 2, 3})
-    for (std::int64_t k : {257, 1001}) {
-      ridge_set_num_threads(t);
-      Case<std::uint8_t> x;
-      x.n = 4099, x.k = k, x.pad = 3, x.ao = 7, x.bo = -5;
-      const std::int64_t b_size = k * (x.n + x.pad);
-      check(x, random_bytes<std::uint8_t>(k, rng), random_bytes<std::int8_t>(b_size, rng), rng);
-      x.ao = 255, x.bo = 127;  // each product (0 - 255) x (-128 - 127)
-      check(x, std::vector<std::uint8_t>(k, 0), std::vector<std::int8_t>(b_size, -128), rng);
-      Case<std::int8_t> y;
-      y.n = 4099, y.k = k, y.ao = -128, y.bo = 127;  // each product (127 + 128) x (-128 - 127)
-      check(y, std::vector<std::int8_t>(k, 127), std::vector<std::int8_t>(k * y.n, -128), rng);
-    }
+    for (std::int64_t m : {1, 2, 4})
+      for (std::int64_t k : {257, 1001}) {
+        ridge_set_num_threads(t);
+        Case<std::uint8_t> x;
+        x.m = m, x.n = 4099, x.k = k, x.pad = 3, x.ao = 7, x.bo = -5;
+        const std::int64_t a_size = m * (k + x.pad), b_size = k * (x.n + x.pad);
+        check(x, random_bytes<std::uint8_t>(a_size, rng), random_bytes<std::int8_t>(b_size, rng),
+              rng);
+        x.ao = 255, x.bo = 127;  // each product (0 - 255) x (-128 - 127)
+        check(x, std::vector<std::uint8_t>(a_size, 0), std::vector<std::int8_t>(b_size, -128), rng);
+        Case<std::int8_t> y;
+        y.m = m, y.n = 4099, y.k = k, y.ao = -128, y.bo = 127;  // (127 + 128) x (-128 - 127)
+        check(y, std::vector<std::int8_t>(m * k, 127), std::vector<std::int8_t>(k * y.n, -128),
+              rng);
+      }
   ridge_set_num_threads(threads);
 }
 
