@@ -72,7 +72,7 @@ constexpr std::int64_t kInt8PairDotWidth = 64;
 // 1.70-1.72 / 1.32-1.40 / 1.14-1.22 / 0.93-1.01 / 0.73-0.79. With A in L2 (1024 x 1024): M = 2
 // 1.33-1.37 (AMX), M = 4 0.64-0.92 on every path.
 constexpr std::int64_t kInt8SweepColumns = 2;
-constexpr std::int64_t kInt8SweepColumnsPastL2 = 4;
+constexpr std::int64_t kInt8SweepColumnsPastL2 = kernels::kMaxInt8SweepColumns;
 // The widest B against which an A larger than L2 keeps the direct path (see run()): 24 columns
 // where its page-strided slices may run kDeepSkinnySlices deep or deeper; where the memory
 // system keeps fewer streams fed and the slices are shallower, 48 bytes of B per depth step

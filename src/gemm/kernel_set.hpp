@@ -225,7 +225,7 @@ struct GemmKernels {
   // slots.
   void (*pack_panels)(std::int64_t m, std::int64_t k, const SourceA* a, std::int64_t rs,
                       std::int64_t cs, std::int32_t zero, T* panels) = nullptr;
-  // int8 only: C = (A - a_zero)(X - x_zero) for C of up to kernels::kMaxSweepColumns columns
+  // int8 only: C = (A - a_zero)(X - x_zero) for C of up to kernels::kMaxInt8SweepColumns columns
   // (ldc apart), m rows in blocks of row_block, A column-major (columns lda apart) and X's
   // columns contiguous (ldx apart): the column sweep (kernels/pair_column_sweep.hpp).
   void (*column_sweep)(std::int64_t m, std::int64_t k, const SourceA* a, std::int64_t lda,

@@ -747,7 +747,7 @@ struct Loops {
     if constexpr (std::is_same_v<SourceB, T>) {
       run.template operator()<1>();
     } else {
-      kernels::with_sweep_columns(p.n, run);
+      kernels::with_sweep_columns<kernels::kMaxSweepColumns>(p.n, run);
     }
   }
 

@@ -91,7 +91,7 @@ struct ColumnSweep {
   static void sum_rows(const GemvProblem<T, SourceA>& p, std::int64_t i0, std::int64_t rows,
                        bool prefetch, T* t, std::int64_t t_stride) {
     for (std::int64_t c = 0; c < p.columns; ++c) std::fill_n(t + c * t_stride, rows, T(0));
-    with_sweep_columns(p.columns, [&]<int N>() {
+    const auto columns = [&]<int N>() {
       const SourceA* a = p.a + i0;
       std::int64_t j = 0;
       for (; j + kColumns <= p.n; j += kColumns)
@@ -99,7 +99,12 @@ struct ColumnSweep {
                                  prefetch && j + 2 * kColumns <= p.n);
       for (; j < p.n; ++j)
         add_columns<1, N>(rows, a + j * p.lda, p.lda, p.x + j * N, t, t_stride, false);
-    });
+    };
+    if constexpr (kPairs) {
+      with_sweep_columns<kMaxSweepColumns>(p.columns, columns);
+    } else {
+      columns.template operator()<1>();  // GEMV's one column
+    }
     if constexpr (kPairs)
       for (std::int64_t c = 0; c < p.columns; ++c) in_row_order(rows, t + c * t_stride);
   }

@@ -23,12 +23,12 @@ struct PairColumnSweep {
   // Column pairs whose products are summed in registers before Y is read and written.
   static constexpr int kPairs = 4;
 
-  // Y[0, m) = sum over the depth for X's `columns` columns (at most kMaxSweepColumns; X's ldx
+  // Y[0, m) = sum over the depth for X's `columns` columns (at most kMaxInt8SweepColumns; X's ldx
   // apart, Y's ldy), rows in blocks of `row_block` (a multiple of kRows).
   static void run(std::int64_t m, std::int64_t k, const SourceA* a, std::int64_t lda,
                   std::int32_t a_zero, const SourceX* x, std::int64_t ldx, std::int32_t x_zero,
                   std::int32_t* y, std::int64_t ldy, std::int64_t columns, std::int64_t row_block) {
-    with_sweep_columns(columns, [&]<int N>() {
+    with_sweep_columns<kMaxInt8SweepColumns>(columns, [&]<int N>() {
       const Operands o{a, lda, a_zero, x, ldx, x_zero, y, ldy};
       const std::int64_t pairs = k / 2;
       for (std::int64_t i0 = 0; i0 < m; i0 += row_block) {

@@ -12,16 +12,18 @@ namespace ridge::kernels {
 // Columns a sweep adds to its partial sums at a time (ColumnSweep::kColumns).
 inline constexpr std::int64_t kSweepColumns = 8;
 // The most columns of x one sweep multiplies (GemvProblem::columns), each column's sums two
-// registers (bf16's even and odd rows): 16 of AVX-512's 32.
+// registers (bf16's even and odd rows): 16 of AVX-512's 32. int8's sweep (kernels/
+// pair_column_sweep.hpp) takes at most 4, past which the tiles are faster (gemm/driver.cpp).
 inline constexpr int kMaxSweepColumns = 8;
-// f.template operator()<N>() for N = columns, 1 to kMaxSweepColumns: the sweeps' loops with each
-// column's sums in registers.
-template <class F>
+inline constexpr int kMaxInt8SweepColumns = 4;
+// f.template operator()<N>() for N = columns, 1 to Max: the sweeps' loops with each column's sums
+// in registers.
+template <int Max, class F>
 void with_sweep_columns(std::int64_t columns, F&& f) {
   [&]<int... I>(std::integer_sequence<int, I...>) {
     ((columns == I + 1 ? (f.template operator()<I + 1>(), 0) : 0), ...);
   }
-  (std::make_integer_sequence<int, kMaxSweepColumns>{});
+  (std::make_integer_sequence<int, Max>{});
 }
 
 // The parts the depth (A's columns) of a sweep is cut into, each summed on its own and the parts'

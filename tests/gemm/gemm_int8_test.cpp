@@ -100,7 +100,7 @@ void sweep_packed(const Int8Kernels<SourceB>& kernels) {
           }
 }
 
-// The column sweep (a few rows of x W, up to kMaxSweepColumns): rows around its steps and row
+// The column sweep (a few rows of x W, up to kMaxInt8SweepColumns): rows around its steps and row
 // blocks, odd depths, one column and several (X's and C's columns apart by more than their
 // extent), exact against 64-bit sums; C's padding untouched.
 template <class SourceB>
@@ -110,8 +110,8 @@ void sweep_columns(const Int8Kernels<SourceB>& kernels) {
   int index = 0;
   for (std::int64_t m : {std::int64_t{1}, step - 1, step, step + 1, 2 * row_block + step + 3})
     for (std::int64_t k : {1, 2, 7, 8, 9, 33})
-      for (std::int64_t n : {std::int64_t{1}, std::int64_t{2}, std::int64_t{5},
-                             std::int64_t{kernels::kMaxSweepColumns}}) {
+      for (std::int64_t n : {std::int64_t{1}, std::int64_t{2}, std::int64_t{3},
+                             std::int64_t{kernels::kMaxInt8SweepColumns}}) {
         ++index;
         const std::int64_t lda = m + index % 3, ldx = k + index % 2, ldc = m + 1;
         const auto a = random_bytes<std::int8_t>(k * lda, rng);
