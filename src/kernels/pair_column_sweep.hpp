@@ -80,8 +80,10 @@ struct PairColumnSweep {
     return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
   }
 
-  // Y[0, full) += Pairs column pairs from pair s on, for X's N columns. Each column's pair of x
-  // values is a register with one column; with more, a broadcast from memory at each use.
+  // Y[0, full) += Pairs column pairs from pair s on, for X's N columns. With one column the
+  // pairs of x values are registers; with more, broadcasts from a small array (which GCC hoists
+  // out of the row loop and partly spills; keeping it from that measured level:
+  // docs/notes/few-rows-column-sweep-2026-12-05.md).
   template <int Pairs, int N>
   static void add_pairs(std::int64_t s, std::int64_t full, const Operands& o) {
     std::int32_t pair[Pairs][N];
@@ -94,10 +96,6 @@ struct PairColumnSweep {
       RIDGE_UNROLL for (int q = 0; q < Pairs; ++q) xs[q] = V::broadcast(&pair[q][0]);
     }
     for (std::int64_t i = 0; i < full; i += kRows) {
-      // The x pairs through a pointer the compiler cannot follow, so that it broadcasts them at
-      // each use rather than holding Pairs x N registers across the loop (and spilling them).
-      const std::int32_t* xp = &pair[0][0];
-      if constexpr (N > 1) asm("" : "+r"(xp));
       reg sums[N][2];
       RIDGE_UNROLL for (int c = 0; c < N; ++c) {
         sums[c][0] = V::load(o.y + c * o.ldy + i);
@@ -108,7 +106,7 @@ struct PairColumnSweep {
         reg rows[2];
         V::pair_rows(even, even + o.lda, o.a_zero, rows);
         RIDGE_UNROLL for (int c = 0; c < N; ++c) {
-          const reg xq = N == 1 ? xs[q] : V::broadcast(xp + q * N + c);
+          const reg xq = N == 1 ? xs[q] : V::broadcast(&pair[q][c]);
           sums[c][0] = V::fma(rows[0], xq, sums[c][0]);
           sums[c][1] = V::fma(rows[1], xq, sums[c][1]);
         }
