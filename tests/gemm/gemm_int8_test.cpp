@@ -14,6 +14,7 @@
 #include <random>
 #include <set>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "gemm/dispatch.hpp"
@@ -100,6 +101,33 @@ void sweep_packed(const Int8Kernels<SourceB>& kernels) {
           }
 }
 
+// C (m x n, columns ldc apart, 12345 below each) against sum_q (A_iq - a_zero)(X_qj - x_zero)
+// in 64-bit integers, wrapped to int32 as the kernels' sums are: A's element (i, q) at i * a_rs +
+// q * a_cs, X's columns ldx apart.
+template <class SourceB>
+void expect_products(std::int64_t m, std::int64_t n, std::int64_t k,
+                     const std::vector<std::int8_t>& a, std::int64_t a_rs, std::int64_t a_cs,
+                     std::int32_t a_zero, const std::vector<SourceB>& x, std::int64_t ldx,
+                     std::int32_t x_zero, const std::vector<std::int32_t>& c, std::int64_t ldc) {
+  for (std::int64_t j = 0; j < n; ++j) {
+    for (std::int64_t i = 0; i < m; ++i) {
+      std::int64_t want = 0;
+      for (std::int64_t q = 0; q < k; ++q)
+        want += (std::int64_t{a[i * a_rs + q * a_cs]} - a_zero) *
+                (std::int64_t{x[q + j * ldx]} - x_zero);
+      ASSERT_EQ(c[i + j * ldc], static_cast<std::int32_t>(static_cast<std::uint32_t>(want)))
+          << m << "x" << n << "x" << k << " (" << i << ", " << j << "), zeros " << a_zero << ", "
+          << x_zero;
+    }
+    ASSERT_EQ(c[m + j * ldc], 12345) << "padding below column " << j;
+  }
+}
+
+// The kernels' zero points for the index-th case: zero or not, each on its own cycle.
+std::pair<std::int32_t, std::int32_t> zero_points(int index) {
+  return {index % 2 ? 0 : -128 + 37 * index % 256, index % 3 ? 0 : 11 * index % 128};
+}
+
 // The column sweep (a few rows of x W, up to kMaxInt8SweepColumns): rows around its steps and row
 // blocks, odd depths, one column and several (X's and C's columns apart by more than their
 // extent), exact against 64-bit sums; C's padding untouched.
@@ -116,44 +144,12 @@ void sweep_columns(const Int8Kernels<SourceB>& kernels) {
         const std::int64_t lda = m + index % 3, ldx = k + index % 2, ldc = m + 1;
         const auto a = random_bytes<std::int8_t>(k * lda, rng);
         const auto x = random_bytes<SourceB>(n * ldx, rng);
-        const std::int32_t a_zero = index % 2 ? 0 : -128 + 37 * index % 256,
-                           x_zero = index % 3 ? 0 : 11 * index % 128;
+        const auto [a_zero, x_zero] = zero_points(index);
         std::vector<std::int32_t> c(n * ldc, 12345);
         kernels.column_sweep(m, k, a.data(), lda, a_zero, x.data(), ldx, x_zero, c.data(), ldc, n,
                              row_block);
-        for (std::int64_t j = 0; j < n; ++j) {
-          for (std::int64_t i = 0; i < m; ++i) {
-            std::int64_t want = 0;
-            for (std::int64_t q = 0; q < k; ++q)
-              want +=
-                  (std::int64_t{a[i + q * lda]} - a_zero) * (std::int64_t{x[q + j * ldx]} - x_zero);
-            ASSERT_EQ(c[i + j * ldc], want) << m << " rows, depth " << k << ", " << n
-                                            << " columns, row " << i << " column " << j;
-          }
-          ASSERT_EQ(c[m + j * ldc], 12345) << "past column " << j;
-        }
+        expect_products(m, n, k, a, 1, lda, a_zero, x, ldx, x_zero, c, ldc);
       }
-}
-
-// C (m x n, columns ldc apart, 12345 below each) against sum_q (A_iq - a_zero)(X_qj - x_zero)
-// in 64-bit integers, wrapped to int32 as the kernels' sums are: A's rows lda apart, X's
-// columns ldx apart.
-template <class SourceB>
-void expect_row_products(std::int64_t m, std::int64_t n, std::int64_t k,
-                         const std::vector<std::int8_t>& a, std::int64_t lda, std::int32_t a_zero,
-                         const std::vector<SourceB>& x, std::int64_t ldx, std::int32_t x_zero,
-                         const std::vector<std::int32_t>& c, std::int64_t ldc) {
-  for (std::int64_t j = 0; j < n; ++j) {
-    for (std::int64_t i = 0; i < m; ++i) {
-      std::int64_t want = 0;
-      for (std::int64_t q = 0; q < k; ++q)
-        want += (std::int64_t{a[i * lda + q]} - a_zero) * (std::int64_t{x[q + j * ldx]} - x_zero);
-      ASSERT_EQ(c[i + j * ldc], static_cast<std::int32_t>(static_cast<std::uint32_t>(want)))
-          << m << "x" << n << "x" << k << " (" << i << ", " << j << "), zeros " << a_zero << ", "
-          << x_zero;
-    }
-    ASSERT_EQ(c[m + j * ldc], 12345) << "padding below column " << j;
-  }
 }
 
 // The row-dot kernel (a few rows of x W^T): rows around its steps, columns around its groups,
@@ -172,13 +168,12 @@ void sweep_row_dot(const Int8Kernels<SourceB>& kernels) {
         const std::int64_t lda = k + index % 5, ldx = k + index % 3, ldc = m + 1;
         const auto a = random_bytes<std::int8_t>(m * lda, rng);
         const auto x = random_bytes<SourceB>(n * ldx, rng);
-        const std::int32_t a_zero = index % 2 ? 0 : -128 + 37 * index % 256,
-                           x_zero = index % 3 ? 0 : 11 * index % 128;
+        const auto [a_zero, x_zero] = zero_points(index);
         std::vector<std::uint8_t> work(kernels.row_dot_bytes(k, n));
         std::vector<std::int32_t> c(n * ldc, 12345);
         kernels.row_dot(m, n, k, a.data(), lda, a_zero, x.data(), ldx, x_zero, c.data(), ldc,
                         work.data());
-        expect_row_products(m, n, k, a, lda, a_zero, x, ldx, x_zero, c, ldc);
+        expect_products(m, n, k, a, lda, 1, a_zero, x, ldx, x_zero, c, ldc);
       }
 }
 
@@ -252,7 +247,7 @@ void sweep_rows_in_place(const Int8Kernels<SourceB>& kernels) {
         const auto aligned = reinterpret_cast<std::byte*>(
             (reinterpret_cast<std::uintptr_t>(work.data()) + 63) / 64 * 64);
         kernels.rows_in_place(p, kernels.steps(k), aligned);
-        expect_row_products(m, n, k, a, lda, a_zero, x, ldx, x_zero, c, ldc);
+        expect_products(m, n, k, a, lda, 1, a_zero, x, ldx, x_zero, c, ldc);
       }
 }
 
