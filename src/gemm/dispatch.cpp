@@ -16,13 +16,15 @@
 namespace ridge::gemm_detail {
 namespace {
 
-// A kernel set on int8 quads (VPDPBUSD, TDPBUSD) with its ISA's pairs for one column of C, which
-// streams the weights once at a byte an element either way.
+// A kernel set on int8 quads (VPDPBUSD, TDPBUSD) with its ISA's pairs for a few columns of C,
+// which stream the weights once at a byte an element either way, unless it has its own.
 template <class T, class SourceA, class SourceB>
 GemmKernels<T, SourceA, SourceB> with_pairs_column(GemmKernels<T, SourceA, SourceB> quads,
                                                    const GemmKernels<T, SourceA, SourceB>& pairs) {
+  if (quads.column_sweep != nullptr) return quads;
   quads.column_sweep = pairs.column_sweep;
   quads.column_sweep_rows = pairs.column_sweep_rows;
+  quads.column_sweep_columns = pairs.column_sweep_columns;
   return quads;
 }
 

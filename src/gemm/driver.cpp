@@ -61,18 +61,6 @@ constexpr std::int64_t kInt8NarrowQuadDotWidth = 32;
 // 142.6-142.7 / 184-190 / 189-194 / 189-200 / 193 GOP/s against the packed path's 3.9 / 29-30 /
 // 93-94 / 148-150 / 207-210.
 constexpr std::int64_t kInt8PairDotWidth = 64;
-// The most columns of C (rows of x in x W) the int8 column sweep takes (kernels/
-// pair_column_sweep.hpp): two, and four where A is larger than L2. The sweep reads A once for
-// all columns but runs at about 200 GOP/s (its VPMADDWD and VPADDD per pair of A's bytes and
-// column), which the tiles pass once A comes from L2. Measured on the 2-vCPU Xeon guest, u8s8 on
-// 2 threads, alternated, the sweep over the tiles at M = 2 / 3 / 4 / 5 / 6 / 8 rows of x, 4096 x
-// 4096: AMX 1.79-1.90 / 1.51-1.69 / 1.24-1.43 / - / 0.87-0.98 / 0.64-0.66; VPDPBUSD tiles
-// (RIDGE_AMX=0) 1.81-1.99 / 1.49-1.70 / 1.41-1.47 / 1.08-1.26 / 1.00-1.14 / 0.71-0.82; AVX-512 F
-// 1.86-2.00 / 1.43-1.48 / 1.25-1.27 / 1.11-1.14 / 0.80-0.93 / 0.63-0.68; AVX2 2.31-2.52 /
-// 1.70-1.72 / 1.32-1.40 / 1.14-1.22 / 0.93-1.01 / 0.73-0.79. With A in L2 (1024 x 1024): M = 2
-// 1.33-1.37 (AMX), M = 4 0.64-0.92 on every path.
-constexpr std::int64_t kInt8SweepColumns = 2;
-constexpr std::int64_t kInt8SweepColumnsPastL2 = kernels::kMaxInt8SweepColumns;
 // The widest B against which an A larger than L2 keeps the direct path (see run()): 24 columns
 // where its page-strided slices may run kDeepSkinnySlices deep or deeper; where the memory
 // system keeps fewer streams fed and the slices are shallower, 48 bytes of B per depth step
@@ -799,10 +787,10 @@ void run(const GemmProblem<float, std::uint16_t, std::uint16_t>& p) {
 // One column of C against an A of contiguous columns (x W, W row-major and x one row): the pair
 // column sweep, which streams A once at a byte an element, the packed path copying it to int16
 // pairs first (u8s8 1 x 4096 x 4096 on the Zen 3 host: 10 GOP/s on 1 thread, 0.89x ridge's
-// sgemm); so too a few columns (kInt8SweepColumns). Rows in blocks whose int32 sums fill half of
-// L2, as GEMV's column sweep. Against an A
-// of contiguous rows (x W^T, W row-major) with a few columns, dot products along the rows
-// (GemmKernels::row_dot), in blocks of whole lines of C.
+// sgemm); so too a few columns (GemmKernels::column_sweep_columns). Rows in blocks whose int32 sums
+// fill half of L2, as GEMV's column sweep. Against an A of contiguous rows (x W^T, W row-major)
+// with a few columns, dot products along the rows (GemmKernels::row_dot), in blocks of whole lines
+// of C.
 template <class SourceB>
 void run(const GemmProblem<std::int32_t, std::int8_t, SourceB>& p) {
   const TypedKernels<std::int32_t, std::int8_t, SourceB>& table =
@@ -834,7 +822,7 @@ void run(const GemmProblem<std::int32_t, std::int8_t, SourceB>& p) {
   }
   // A few columns (x W with a few rows of x): one sweep of A for all of them.
   const std::int64_t sweep_columns =
-      p.m * p.k > table.caches.l2_streamed ? kInt8SweepColumnsPastL2 : kInt8SweepColumns;
+      loops.column_sweep_columns[p.m * p.k > table.caches.l2_streamed ? 1 : 0];
   const bool sweep =
       p.n >= 1 && p.n <= sweep_columns && p.b_rs == 1 && p.m > 0 && p.k > 0 && p.a_rs == 1;
   if (!sweep) {

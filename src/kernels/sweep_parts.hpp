@@ -13,9 +13,10 @@ namespace ridge::kernels {
 inline constexpr std::int64_t kSweepColumns = 8;
 // The most columns of x one sweep multiplies (GemvProblem::columns), each column's sums two
 // registers (bf16's even and odd rows): 16 of AVX-512's 32. int8's sweep (kernels/
-// pair_column_sweep.hpp) takes at most 4, past which the tiles are faster (gemm/driver.cpp).
+// pair_column_sweep.hpp) takes at most 6, past which the tiles are faster
+// (GemmKernels::column_sweep_columns).
 inline constexpr int kMaxSweepColumns = 8;
-inline constexpr int kMaxInt8SweepColumns = 4;
+inline constexpr int kMaxInt8SweepColumns = 6;
 // f.template operator()<N>() for N = columns, 1 to Max: the sweeps' loops with each column's sums
 // in registers.
 template <int Max, class F>

@@ -15,10 +15,22 @@
 #include <cstdint>
 
 #include "simd/avx512.hpp"
+#include "simd/avx512_int16_pairs.hpp"
 #include "simd/avx512_int32.hpp"
 #include "simd/x86_quad_rows.hpp"
 
 namespace ridge::simd {
+
+// int16 pairs on AVX512_VNNI: Avx512Int16Pairs whose multiply-add is VPDPWSSD, one instruction
+// where VPMADDWD and VPADDD are two (exact: no product or pair sum of the int8 operands, at most
+// 255 x 255 twice, comes near the int32 range), for the few-row column sweep (kernels/
+// pair_column_sweep.hpp). In inline assembly, as fma below.
+struct Avx512VnniInt16Pairs : Avx512Int16Pairs {
+  static reg fma(reg a, reg b, reg c) {
+    asm("vpdpwssd %[b], %[a], %[acc]" : [acc] "+v"(c) : [a] "v"(a), [b] "v"(b));
+    return c;
+  }
+};
 
 struct Avx512Int8Quads : Avx512Int32 {
   static constexpr const char* name = "avx512_vnni";
@@ -27,6 +39,7 @@ struct Avx512Int8Quads : Avx512Int32 {
   // The float traits of the same ISA: the dequantising epilogue's (kernels::Epilogue::scale).
   using Float = Avx512<float>;
   static constexpr int depth_group = 4;  // inner-dimension steps per lane
+  using Pairs = Avx512VnniInt16Pairs;    // the column sweep's traits
   // In inline assembly, which ties the accumulator to its register: through the intrinsic,
   // GCC 12 copied accumulators between registers and spilled some to the stack inside the k
   // loop (u8s8 2048^3 on 1 thread, Zen 4: 328 GOP/s with the intrinsic, 390-412 so).

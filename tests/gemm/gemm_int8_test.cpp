@@ -507,15 +507,15 @@ TEST(GemmInt8, ExtremeOperandsStayExact) {
   }
 }
 
-// A few rows of x against a wide W (x W, W row-major): the column sweep (for 4 rows where W is
-// larger than L2, at 1001 deep), whose threads each sum a part of the depth, added after. Exact
+// A few rows of x against a wide W (x W, W row-major): the column sweep (for 4 and 6 rows where W
+// is larger than L2, at 1001 deep), whose threads each sum a part of the depth, added after. Exact
 // on every thread count, at odd depths, on random operands and with every product at its
 // extreme.
 TEST(GemmInt8, FewRowsSplitTheirDepthExactly) {
   std::mt19937 rng(6);
   const int threads = ridge_get_num_threads();
   for (int t : {1, 2, 3})
-    for (std::int64_t m : {1, 2, 4})
+    for (std::int64_t m : {1, 2, 4, 6})
       for (std::int64_t k : {257, 1001}) {
         ridge_set_num_threads(t);
         Case<std::uint8_t> x;
