@@ -906,7 +906,7 @@ void run_prepacked_narrow(const GemmProblem<T, SourceA, SourceB>& p, const Prepa
   q.b_zero = p.b_zero;
   const int threads = thread_count(p.m * p.n * steps);
   if constexpr (std::is_same_v<T, float>) {
-    if (p.n <= kernels::kMaxSweepColumns && a.rs == 1) {
+    if (a.rs == 1 && sweeps_columns(unpacked, loops)) {  // the unpacked call's sweep
       const int parts = kernels::sweep_depth_parts(p.m, p.k);
       const std::vector<float> x = sweep_columns_of<float>(p);
       run_in_row_blocks(

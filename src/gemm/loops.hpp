@@ -947,7 +947,7 @@ GemmKernels<typename V::scalar, SourceA, SourceB> make_gemm_kernels() {
     } else if constexpr (requires { typename V::Pairs; }) {  // quads with their ISA's pairs
       k.column_sweep = &kernels::PairColumnSweep<typename V::Pairs, SourceA, SourceB>::run;
       k.column_sweep_rows = kernels::PairColumnSweep<typename V::Pairs, SourceA, SourceB>::kRows;
-      k.column_sweep_columns = {4, 6};
+      k.column_sweep_columns = {4, kernels::kMaxInt8SweepColumns};
     }
     k.row_dot = &kernels::RowDot<V, SourceB>::run;
     k.row_dot_bytes = &kernels::RowDot<V, SourceB>::workspace_bytes;

@@ -116,7 +116,7 @@ struct ColumnSweep {
   template <int Columns, int N>
   static void add_columns(std::int64_t rows, const SourceA* a, std::int64_t lda, const T* x, T* t,
                           std::int64_t t_stride, bool prefetch_next) {
-    reg xj[Columns];
+    reg xj[N == 1 ? Columns : 1];  // x's values in registers: one column only
     if constexpr (N == 1) {
       RIDGE_UNROLL for (int j = 0; j < Columns; ++j) xj[j] = V::broadcast(x + j);
     }
