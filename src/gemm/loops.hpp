@@ -29,6 +29,7 @@
 #include "kernels/row_dot.hpp"
 #include "kernels/sweep_parts.hpp"
 #include "kernels/tile_shapes.hpp"
+#include "kernels/with_count.hpp"
 
 namespace ridge::gemm_detail {
 
@@ -747,7 +748,7 @@ struct Loops {
     if constexpr (std::is_same_v<SourceB, T>) {
       run.template operator()<1>();
     } else {
-      kernels::with_sweep_columns<kernels::kMaxSweepColumns>(p.n, run);
+      kernels::with_count<kernels::kMaxSweepColumns>(p.n, run);
     }
   }
 

@@ -13,6 +13,7 @@
 #include "kernels/pack_bf16.hpp"
 #include "kernels/problem.hpp"
 #include "kernels/sweep_parts.hpp"
+#include "kernels/with_count.hpp"
 #include "simd/unroll.hpp"
 
 namespace ridge::kernels {
@@ -101,7 +102,7 @@ struct ColumnSweep {
         add_columns<1, N>(rows, a + j * p.lda, p.lda, p.x + j * N, t, t_stride, false);
     };
     if constexpr (kPairs) {
-      with_sweep_columns<kMaxSweepColumns>(p.columns, columns);
+      with_count<kMaxSweepColumns>(p.columns, columns);
     } else {
       columns.template operator()<1>();  // GEMV's one column
     }

@@ -15,6 +15,7 @@
 #include "kernels/pack_bf16.hpp"
 #include "kernels/problem.hpp"
 #include "kernels/vector_kernels.hpp"
+#include "kernels/with_count.hpp"
 #include "simd/unroll.hpp"
 
 namespace ridge::kernels {
@@ -37,7 +38,6 @@ namespace ridge::kernels {
 //    (VDPBF16PS), with its rule for subnormals, as the tiles on those traits.
 template <class V, int Rows, int MaxColumns, class SourceA = typename V::scalar, class Pairs = void>
 struct Dot {
-  static_assert((MaxColumns & (MaxColumns - 1)) == 0, "column groups halve down to 1");
   using T = typename V::scalar;
   using reg = typename V::reg;
   static constexpr int W = V::width;
@@ -127,8 +127,15 @@ struct Dot {
   // (W, ldw apart) are often a multiple of the L1 way size apart, so the dozen streams of a tile
   // would all fall into one L1 set and evict each other at every step. Measured, 8 x 4096 x 4096
   // row-major x W^T, 1 thread (AVX-512, Zen 4): 28 GFLOP/s in place.
-  // Then row tiles outer, so A is read once; column groups of MaxColumns, MaxColumns / 2, ... 1
-  // inner, each rereading the tile's rows from L1 and its columns of B from L2.
+  // Then row tiles outer, so A is read once; columns in as few groups as MaxColumns allows, of
+  // sizes that differ by at most one, inner, each rereading the tile's rows (at 4096 floats deep,
+  // twice L1) and its columns of B from L2. Groups halved down from MaxColumns (3 columns as 2 +
+  // 1, 7 as 4 + 2 + 1) took a pass more over the rows. Measured on the 2-vCPU Xeon guest, sgemm
+  // M x 4096 x 4096 x W^T on 2 threads, alternated, GFLOP/s, halved against balanced: AVX-512
+  // (6 x 4 tiles) M = 3 / 5 / 7 / 9 / 13 53-58 / 78-94 / 85-97 / 91-105 / 101-116 against 70-74
+  // / 81-91 / 102-111 / 109-115 / 116-131 (oneDNN 68-73 at M = 3; dgemm M = 3 / 7 18-21 /
+  // 31-34 against 27-29 / 42); AVX2 (3 x 4 tiles) 49-53 / 75-88 / 81-91 / 99-107 / 102-106
+  // against 70-71 / 68-79 / 108-111 / 98-110 / 108-110, M = 5 the one loss (3 + 2 against 4 + 1).
   // prefetch: each tile fetches the next one's rows (A streams from memory and the core gains
   // from it: fetches_ahead in kernels/cache_model.hpp).
   template <class SourceB>
@@ -156,22 +163,29 @@ struct Dot {
     }
     for (std::int64_t i = 0; i < p.m; i += Rows) {
       const int rows = static_cast<int>(std::min<std::int64_t>(Rows, p.m - i));
-      // The first column group fetches the next tile's rows; later groups find this one's in L1.
+      // The first column group fetches the next tile's rows; later groups find this one's in L1
+      // or L2.
       const std::int64_t next_tile = prefetch && i + 2 * Rows <= p.m ? Rows * p.a_rs : 0;
-      column_groups<MaxColumns>(p, i, rows, b, ldb, 0, next_tile);
+      column_groups(p, i, rows, b, ldb, next_tile);
     }
   }
 
-  // Columns [j, n) of the row tile at row i: groups of Columns while they last, then halves.
-  template <int Columns, class Problem>
+  // The columns of the row tile at row i.
+  template <class Problem>
   static void column_groups(const Problem& p, std::int64_t i, int rows, const T* b,
-                            std::int64_t ldb, std::int64_t j, std::int64_t next_tile) {
-    for (; p.n - j >= Columns; j += Columns) {
+                            std::int64_t ldb, std::int64_t next_tile) {
+    const auto group = [&]<int Columns>(std::int64_t j) {
       tile<Columns>(p.k, p.a + i * p.a_rs, p.a_rs, rows, b + j * ldb, ldb, p.c + i + j * p.ldc,
                     p.ldc, p.alpha, p.beta, next_tile);
-      next_tile = 0;
+      next_tile = 0;  // the first group fetches the next tile's rows
+    };
+    const std::int64_t groups = (p.n + MaxColumns - 1) / MaxColumns;
+    for (std::int64_t g = 0, j = 0; g < groups; ++g) {
+      const std::int64_t columns = (p.n - j + groups - g - 1) / (groups - g);
+      with_count<MaxColumns>(columns,
+                             [&]<int Columns>() { group.template operator()<Columns>(j); });
+      j += columns;
     }
-    if constexpr (Columns > 1) column_groups<Columns / 2>(p, i, rows, b, ldb, j, next_tile);
   }
 };
 

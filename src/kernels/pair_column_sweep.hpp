@@ -12,6 +12,7 @@
 
 #include "kernels/pack_pairs.hpp"
 #include "kernels/sweep_parts.hpp"
+#include "kernels/with_count.hpp"
 #include "simd/unroll.hpp"
 
 namespace ridge::kernels {
@@ -28,7 +29,7 @@ struct PairColumnSweep {
   static void run(std::int64_t m, std::int64_t k, const SourceA* a, std::int64_t lda,
                   std::int32_t a_zero, const SourceX* x, std::int64_t ldx, std::int32_t x_zero,
                   std::int32_t* y, std::int64_t ldy, std::int64_t columns, std::int64_t row_block) {
-    with_sweep_columns<kMaxInt8SweepColumns>(columns, [&]<int N>() {
+    with_count<kMaxInt8SweepColumns>(columns, [&]<int N>() {
       const Operands o{a, lda, a_zero, x, ldx, x_zero, y, ldy};
       const std::int64_t pairs = k / 2;
       for (std::int64_t i0 = 0; i0 < m; i0 += row_block) {

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <utility>
 
 namespace ridge::kernels {
 
@@ -17,15 +16,6 @@ inline constexpr std::int64_t kSweepColumns = 8;
 // (GemmKernels::column_sweep_columns).
 inline constexpr int kMaxSweepColumns = 8;
 inline constexpr int kMaxInt8SweepColumns = 6;
-// f.template operator()<N>() for N = columns, 1 to Max: the sweeps' loops with each column's sums
-// in registers.
-template <int Max, class F>
-void with_sweep_columns(std::int64_t columns, F&& f) {
-  [&]<int... I>(std::integer_sequence<int, I...>) {
-    ((columns == I + 1 ? (f.template operator()<I + 1>(), 0) : 0), ...);
-  }
-  (std::make_integer_sequence<int, Max>{});
-}
 
 // The parts the depth (A's columns) of a sweep is cut into, each summed on its own and the parts'
 // sums then added in order: threads then take parts of the depth, each reading a contiguous

@@ -147,7 +147,7 @@ TYPED_TEST(GemmTest, SkinnyShapes) {
   const std::int64_t long_k = 2 * this->table().blocks.kc + 3;  // several depth blocks
   this->check_all_layouts(8, 70, long_k, TypeParam(-1), TypeParam(1));
   // The dot-product path (A rows and B columns contiguous, as row-major x W^T): every column
-  // group (8, 4, 2, 1), a last row tile of 1 or 2 rows, a depth that ends mid-vector.
+  // group size (1 to 4, balanced), a last row tile of 1 or 2 rows, a depth that ends mid-vector.
   for (std::int64_t small : {1, 2, 5, 7, 15, 31})
     for (std::int64_t rows : {1, 301, 302})
       ASSERT_EQ(this->check(small, rows, 517, Layout::row_major, Transpose::none,
