@@ -315,6 +315,30 @@ std::vector<T> sweep_columns_of(const Problem& p) {
   return x;
 }
 
+// C = alpha A B + beta C on GEMV's column sweep (kernels::matrix_vector), B's columns its columns
+// of x: A as GEMV's matrix of contiguous columns, or (one column of B) A's contiguous rows as
+// GEMV's A^T x.
+template <class T, class Problem>
+void run_column_sweep(const Problem& p) {
+  using SourceA = std::remove_cvref_t<decltype(*p.a)>;
+  const std::vector<T> x = sweep_columns_of<T>(p);
+  const bool transposed = p.a_rs != 1;
+  kernels::GemvProblem<T, SourceA> v;
+  v.m = transposed ? p.k : p.m;
+  v.n = transposed ? p.m : p.k;
+  v.a = p.a;
+  v.lda = transposed ? p.a_rs : p.a_cs;
+  v.transposed = transposed;
+  v.alpha = p.alpha;
+  v.x = x.data();
+  v.beta = p.beta;
+  v.y = p.c;
+  v.columns = p.n;
+  v.ldy = p.ldc;
+  kernels::matrix_vector(v, 1, 1);
+  apply_epilogue(p, runtime::active_isa());
+}
+
 // Runs path(block, work) on `threads` blocks of C (choose_grid, packing_cost as there), or on p
 // itself when one, each block with task_bytes(block) bytes of workspace of its own, all reserved
 // before anything is written.
@@ -362,7 +386,7 @@ void run_in_row_blocks(const Problem& p, int threads, int row_step, const TaskBy
 // strides, never its elements or address.
 template <class T>
 struct Route {
-  enum class Path { matrix_vector, dot, direct, packed };
+  enum class Path { matrix_vector, column_sweep, dot, direct, packed };
   Path path = Path::packed;
   const TypedKernels<T>* table = nullptr;
   const BlockSizes* blocks = nullptr;
@@ -390,6 +414,24 @@ Route<T> choose_route(const GemmProblem<T>& p, Isa isa) {
   const kernels::CacheModel& caches = table.caches;
   const GemmTuning& tuning = runtime::gemm_tuning(isa);
   const BlockSizes& blocks = tuned_blocks(isa, table, tuning);
+  // A few columns of C against an A of contiguous columns (x W with a few rows of x, W stored
+  // along its outputs): GEMV's column sweep over all of them (kernels::GemvProblem::columns),
+  // each element of A loaded once for every column, where a tile would fill 2 to 8 of its 12
+  // columns. Two columns where A lies past L1; more where it lies past L2 and within what L3
+  // streams: from L2 the tiles' many FMAs a load win, and from memory the direct path's
+  // page-strided streams (its skinny depth) keep more lines in flight than the sweep's 8 columns.
+  // Measured on the 2-vCPU Xeon guest, sgemm M x N x N row-major on 2 threads, sweep over tiles,
+  // alternated, two runs: M = 2 at N = 16 / 64 / 128 / 256 / 512 / 1024 / 2048 / 4096 0.71 /
+  // 1.00 / 1.18 / 1.18-1.27 / 1.76 / 1.88 / 1.29 / 1.25; M = 3 / 4 / 6 / 8 at N = 1024 1.19 /
+  // 1.54 / 1.31 / 1.28, at 2048 0.99 / 1.19 / 1.16 / 0.99, at 512 0.79 / 0.91 / 0.76 / 0.69, at
+  // 4096 0.94 / 0.98 / 0.96 / 0.76; dgemm M = 2 / 4 / 8 at N = 1024 1.15 / 1.16 / 1.10.
+  const std::int64_t a_bytes = p.m * p.k * std::int64_t{sizeof(T)};
+  if (p.a_rs == 1 && p.n > 1 && p.n <= kernels::kMaxSweepColumns &&
+      (p.n == 2 ? a_bytes > caches.l1_bytes()
+                : a_bytes > caches.l2_streamed && !kernels::streams_from_memory(a_bytes, caches))) {
+    route.path = Path::column_sweep;
+    return route;
+  }
 
   // From the whole problem, not a thread's block: the depth blocking fixes the rounding, which
   // must not depend on the thread count.
@@ -502,7 +544,6 @@ Route<T> choose_route(const GemmProblem<T>& p, Isa isa) {
   if (p.k * p.n * std::int64_t{sizeof(T)} <= caches.l1_bytes())
     options.narrow_columns = table.narrow_columns;
   options.fma_chains = table.fma_chains;
-  const std::int64_t a_bytes = p.m * p.k * std::int64_t{sizeof(T)};
   const bool a_from_memory = kernels::streams_from_memory(a_bytes, caches);
   // Tiles on A's lines (Loops::rows_to_line) where A streams from memory, and where its columns
   // lie a page or more apart: each column's lines then share one L1 set, and an extra line per
@@ -533,6 +574,10 @@ void run(const GemmProblem<T>& p) {
   if (route.path == Path::matrix_vector) {
     run_as_matrix_vector(p);
     apply_epilogue(p, isa);
+    return;
+  }
+  if (route.path == Path::column_sweep) {
+    run_column_sweep<T>(p);
     return;
   }
   const GemmKernels<T>& loops = route.table->kernels;
@@ -589,13 +634,13 @@ void run_prepacked(const GemmProblem<T>& p, const PrepackedA& a) {
   q.a_rs = p.k;
   q.a_cs = loops.mr;
   const int threads = thread_count(p.m * p.n * p.k);
-  if (route.path == Path::matrix_vector && p.n == 1) {
-    // A b, which the unpacked call sweeps down A's columns (A's rows are contiguous), its depth
-    // in the sweep's parts.
+  if ((route.path == Path::matrix_vector && p.n == 1) || route.path == Path::column_sweep) {
+    // A B with one column, or a few (Path::column_sweep), which the unpacked call sweeps down
+    // A's columns, its depth in the sweep's parts; every block all of B's columns, as x holds them.
     const int parts = kernels::sweep_depth_parts(p.m, p.k);
     const std::vector<T> x = sweep_columns_of<T>(p);
-    run_in_blocks(
-        q, threads, loops.mr, 1, [](const GemmProblem<T>&) -> std::size_t { return 0; },
+    run_in_row_blocks(
+        q, threads, loops.mr, [](const GemmProblem<T>&) -> std::size_t { return 0; },
         [&](const GemmProblem<T>& block, std::byte*) {
           loops.prepacked_columns(block, parts, x.data());
           apply_epilogue(block, isa);
@@ -718,23 +763,7 @@ void run(const GemmProblem<float, std::uint16_t, std::uint16_t>& p) {
       gemm_kernels<float, std::uint16_t, std::uint16_t>(isa).kernels;
   const auto pair_dot = loops.pair_dot;
   if (sweeps_columns(p, loops) && p.m > 0 && p.k > 0 && p.alpha != 0) {
-    const std::vector<float> x = sweep_columns_of<float>(p);
-    // As GEMV sees A: k x m with contiguous columns (A^T x) where A's rows are contiguous.
-    const bool transposed = p.a_rs != 1;
-    kernels::GemvProblem<float, std::uint16_t> v;
-    v.m = transposed ? p.k : p.m;
-    v.n = transposed ? p.m : p.k;
-    v.a = p.a;
-    v.lda = transposed ? p.a_rs : p.a_cs;
-    v.transposed = transposed;
-    v.alpha = p.alpha;
-    v.x = x.data();
-    v.beta = p.beta;
-    v.y = p.c;
-    v.columns = p.n;
-    v.ldy = p.ldc;
-    kernels::matrix_vector(v, 1, 1);
-    apply_epilogue(p, runtime::active_isa());
+    run_column_sweep<float>(p);
     return;
   }
   // A few columns of C against an A of contiguous rows (x W^T with a few rows of x): dot

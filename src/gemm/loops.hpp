@@ -734,8 +734,8 @@ struct Loops {
       }
     }
   }
-  // C's p.n columns so: one, or (bf16, whose unpacked call sweeps them) at most
-  // kernels::kMaxSweepColumns; x as panel_columns takes it. Four panels at a time for one column,
+  // C's p.n columns so, at most kernels::kMaxSweepColumns, as the unpacked call sweeps them; x as
+  // panel_columns takes it. Four panels at a time for one column,
   // two for up to four, one for more (the sums then fill 16 registers).
   static void prepacked_columns(const PrepackedProblem& p, int parts, const T* x) {
     const auto run = [&]<int N>() {
@@ -745,11 +745,7 @@ struct Loops {
         panel_columns<kPanels, N>(p, parts, x, i0);
       for (; i0 < p.m; i0 += MR) panel_columns<1, N>(p, parts, x, i0);
     };
-    if constexpr (std::is_same_v<SourceB, T>) {
-      run.template operator()<1>();
-    } else {
-      kernels::with_count<kernels::kMaxSweepColumns>(p.n, run);
-    }
+    kernels::with_count<kernels::kMaxSweepColumns>(p.n, run);
   }
 
   // A's rows [0, m) over depths [0, k) as prepacked() reads them (pack_panels), each panel's

@@ -101,11 +101,7 @@ struct ColumnSweep {
       for (; j < p.n; ++j)
         add_columns<1, N>(rows, a + j * p.lda, p.lda, p.x + j * N, t, t_stride, false);
     };
-    if constexpr (kPairs) {
-      with_count<kMaxSweepColumns>(p.columns, columns);
-    } else {
-      columns.template operator()<1>();  // GEMV's one column
-    }
+    with_count<kMaxSweepColumns>(p.columns, columns);
     if constexpr (kPairs)
       for (std::int64_t c = 0; c < p.columns; ++c) in_row_order(rows, t + c * t_stride);
   }

@@ -73,7 +73,7 @@ struct GemmProblem {
 // y = alpha * op(A) x + beta * y with A column-major, m x n, columns lda elements apart, and x, y
 // contiguous: op(A) = A (y has m elements, x n) or, when `transposed`, A^T (y has n, x m). A is
 // stored as T, or (T float) as bf16 bit patterns (SourceA = std::uint16_t), which the kernels
-// widen as they load them. With A bf16, not transposed, x and y may have several columns
+// widen as they load them. With A not transposed, x and y may have several columns
 // (`columns`, at most kMaxSweepColumns; y's ldy apart, x's interleaved, element q of column c at
 // x[q * columns + c]): a product with a few rows of x against weights stored along their outputs
 // (x W), which the column sweep runs reading A once for all of them.

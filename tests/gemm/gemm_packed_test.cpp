@@ -48,6 +48,8 @@ const Shape kShapes[] = {
     {37, 1, 50, Transpose::none, Transpose::none},        // one column: the vector is B's
     {1, 70, 1, Transpose::none, Transpose::none},
     {8, 300, 64, Transpose::none, Transpose::transpose},  // x W^T: dot products
+    {2, 500, 70, Transpose::none, Transpose::none},       // x W, a few rows: one column sweep
+    {5, 1030, 700, Transpose::none, Transpose::none},     // ... where W lies past L2
     {16, 1024, 300, Transpose::none, Transpose::none},    // B's rows a page apart: capped depth
     {5, 1100, 97, Transpose::transpose, Transpose::none},
     {16, 16, 16, Transpose::none, Transpose::none},

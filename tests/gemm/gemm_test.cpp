@@ -154,6 +154,12 @@ TYPED_TEST(GemmTest, SkinnyShapes) {
                             Layout::row_major, Transpose::transpose, Layout::row_major,
                             TypeParam(-1), TypeParam(0.5), 3),
                 "");
+  // x W with a few rows of x against W as stored (row-major, its rows along the outputs): the
+  // column sweep over all the rows at once, where W lies past L1 (two rows) or L2 (more).
+  for (std::int64_t small : {2, 3, 5, 8})
+    ASSERT_EQ(this->check(small, 1100, 700, Layout::row_major, Transpose::none, Layout::row_major,
+                          Transpose::none, Layout::row_major, TypeParam(0.5), TypeParam(-1), 3),
+              "");
   // A skinny product whose large operand's columns lie a page or more apart (rows of a row-major
   // B with N >= 1 KiB of elements): its depth slices are capped (64 deep unless tuned).
   const std::int64_t page_n = 4096 / sizeof(TypeParam) + 6;

@@ -10,6 +10,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <type_traits>
 #include <vector>
@@ -150,12 +151,14 @@ void sweep_column_sweep(Isa isa) {
             }
 }
 
-// Y = alpha * A X + beta * Y with A bf16 and X and Y of 2 to kMaxSweepColumns columns (Y's ldy
-// apart, past its rows): each column of Y the bits the sweep gives for that column alone (whose
-// results sweep_column_sweep checks against the reference), in one sweep or in parts, with and
-// without fetching ahead; the rows between Y's columns untouched.
+// Y = alpha * A X + beta * Y with A stored as T or bf16 (Stored) and X and Y of 2 to
+// kMaxSweepColumns columns (Y's ldy apart, past its rows): each column of Y the bits the sweep
+// gives for that column alone (whose results sweep_column_sweep checks against the reference),
+// in one sweep or in parts, with and without fetching ahead; the rows between Y's columns
+// untouched.
+template <class T, class Stored>
 void sweep_several_columns(Isa isa) {
-  const kernels::VectorKernels<float>& kernels = kernels::vector_kernels<float>(isa);
+  const kernels::VectorKernels<T>& kernels = kernels::vector_kernels<T>(isa);
   const std::int64_t w = kernels.width;
   int index = 0;
   for (std::int64_t row_block : {w, 3 * w + 1, std::int64_t{1000}})
@@ -164,25 +167,30 @@ void sweep_several_columns(Isa isa) {
         for (std::int64_t columns = 2; columns <= kernels::kMaxSweepColumns; ++columns)
           for (int parts : {1, 3})
             for (bool prefetch : {false, true}) {
-              const auto [alpha, beta] = alpha_beta<float>(index++);
+              const auto [alpha, beta] = alpha_beta<T>(index++);
               std::mt19937 rng(static_cast<unsigned>(index));
-              std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+              std::uniform_real_distribution<T> dist(-1, 1);
               const auto random = [&](std::int64_t size) {
-                std::vector<float> v(static_cast<std::size_t>(size));
-                for (float& e : v) e = dist(rng);
+                std::vector<T> v(static_cast<std::size_t>(size));
+                for (T& e : v) e = dist(rng);
                 return v;
               };
-              const std::vector<float> x = random(n * columns);
-              std::vector<std::uint16_t> a(static_cast<std::size_t>(m * n));
-              for (std::uint16_t& e : a)
-                e = static_cast<std::uint16_t>(std::bit_cast<std::uint32_t>(dist(rng)) >> 16);
+              const std::vector<T> x = random(n * columns);
+              std::vector<Stored> a(static_cast<std::size_t>(m * n));
+              for (Stored& e : a) {
+                if constexpr (std::is_same_v<Stored, T>) {
+                  e = dist(rng);
+                } else {  // bf16 bits
+                  e = static_cast<Stored>(std::bit_cast<std::uint32_t>(float(dist(rng))) >> 16);
+                }
+              }
               const std::int64_t ldy = m + 3;
-              std::vector<float> y = random(ldy * columns);
+              std::vector<T> y = random(ldy * columns);
               for (std::int64_t c = 0; c < columns; ++c)
-                for (std::int64_t i = m; i < ldy; ++i) y[c * ldy + i] = -7.0f;
-              std::vector<float> alone = y;
-              const auto run = [&](const float* xs, float* ys, std::int64_t count) {
-                kernels::GemvProblem<float, std::uint16_t> p;
+                for (std::int64_t i = m; i < ldy; ++i) y[c * ldy + i] = -7;
+              std::vector<T> alone = y;
+              const auto run = [&](const T* xs, T* ys, std::int64_t count) {
+                kernels::GemvProblem<T, Stored> p;
                 p.m = m;
                 p.n = n;
                 p.a = a.data();
@@ -197,13 +205,12 @@ void sweep_several_columns(Isa isa) {
               };
               run(x.data(), y.data(), columns);
               for (std::int64_t c = 0; c < columns; ++c) {
-                std::vector<float> xc(static_cast<std::size_t>(n));
+                std::vector<T> xc(static_cast<std::size_t>(n));
                 for (std::int64_t q = 0; q < n; ++q) xc[q] = x[q * columns + c];
                 run(xc.data(), alone.data() + c * ldy, 1);
               }
               for (std::size_t e = 0; e < y.size(); ++e)
-                ASSERT_EQ(std::bit_cast<std::uint32_t>(y[e]),
-                          std::bit_cast<std::uint32_t>(alone[e]))
+                ASSERT_EQ(std::memcmp(&y[e], &alone[e], sizeof(T)), 0)
                     << m << "x" << n << " x " << columns << " columns, element " << e
                     << ", blocks of " << row_block << " parts " << parts << " prefetch "
                     << prefetch;
@@ -226,7 +233,9 @@ TEST_P(VectorKernels, ColumnSweepCoversEveryRowBlockAndColumnGroup) {
 
 TEST_P(VectorKernels, ColumnSweepOfSeveralColumnsIsEachColumnAlone) {
   RIDGE_SKIP_UNLESS_SUPPORTED(GetParam());
-  sweep_several_columns(GetParam());
+  sweep_several_columns<float, float>(GetParam());
+  sweep_several_columns<double, double>(GetParam());
+  sweep_several_columns<float, std::uint16_t>(GetParam());
 }
 
 INSTANTIATE_TEST_SUITE_P(Isa, VectorKernels, ::testing::ValuesIn(kAllIsas), isa_test_name);
