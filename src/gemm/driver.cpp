@@ -30,6 +30,8 @@ namespace {
 // A dimension this small (e.g. LLM decoding, M = 1..32) makes packing the other operand a pure
 // overhead: it would be read once either way.
 constexpr std::int64_t kSkinny = 32;
+// The most rows of x the dot products take with x stored transposed (choose_route).
+constexpr std::int64_t kTransposedDotWidth = 16;
 // The widest B (rows of x) against which a bf16 x W^T, W row-major, takes dot products along W's
 // rows (run() for bf16) rather than the packed path: W read once, in place, widened as loaded.
 // Measured on Zen 4 (AVX512_BF16), 2 threads, M x 4096 x 4096 row-major x W^T, GFLOP/s against
@@ -473,10 +475,20 @@ Route<T> choose_route(const GemmProblem<T>& p, Isa isa) {
     return kernels::l1_lines_per_set(p.a_cs * std::int64_t{sizeof(T)}, std::min(depth, p.k),
                                      caches) > caches.l1_ways - 2;
   };
-  // An A with contiguous rows against a narrow B with contiguous columns (row-major x W^T with a
-  // skinny x, as in LLM decoding): dot products along the depth read both in place
-  // (kernels/dot.hpp), where the tile loops would transpose A at every depth slice.
-  const bool dot = p.a_cs == 1 && p.a_rs != 1 && p.b_rs == 1 && p.n <= kSkinny && b_in_l2;
+  // An A with contiguous rows against a narrow B (row-major x W^T with a skinny x, as in LLM
+  // decoding): dot products along the depth (kernels/dot.hpp) read A in place and a copy of B,
+  // where the tile loops would transpose A at every depth slice. With x stored transposed (B's
+  // rows contiguous: `--op tt`) the direct path reads B as its tiles want it, and keeps the small
+  // products: the dot products take those whose A lies past L2, against at most 16 rows of x.
+  // Measured on the 2-vCPU Xeon guest, sgemm row-major `--op tt` on 2 threads, alternated, two
+  // runs, GFLOP/s, direct path against dot products: M x 4096 x 4096, M = 2 / 3 / 4 / 8 / 12 / 16
+  // / 24 / 32 4.6-5.0 / 18.6 / 23-24 / 57 / 63-82 / 98-99 / 90-91 / 100-141 against 45-47 / 69 /
+  // 88-97 / 105-107 / 115-119 / 120-128 / 124-127 / 128-129 (dgemm M = 2 / 16 / 32 2.1 / 44-46 /
+  // 65-67 against 18.4-18.5 / 53-56 / 59-61); 2 / 16 x 1024 x 1024 11-13 / 122-123 against 73 /
+  // 137-145; A in L2, 8 / 16 x 256 x 256 78-82 / 126-127 against 101 / 111-115, 8 x 64 x 64 57-60
+  // against 36.
+  const bool dot = p.a_cs == 1 && p.a_rs != 1 && p.n <= kSkinny && b_in_l2 &&
+                   (p.b_rs == 1 || (p.n <= kTransposedDotWidth && a_bytes > caches.l2_streamed));
   // An A that does not fit L2: the direct path reads it once, a slab at a time (one line of
   // each of the slab's columns per tile, every column a stream of its own), and packs each slab
   // anyway once more than one strip of columns rereads it; the packed path reads it in runs of

@@ -1,9 +1,9 @@
-// GEMM as dot products, for an A whose rows and a B whose columns are both contiguous along the
-// depth: row-major y = x W^T with a skinny x (LLM decoding through a linear layer, W stored
-// [out][in]). Each C element is the dot product of a row of A and a column of B, vectorised along
-// the depth and summed across lanes once at the end. Nothing is packed: A streams from memory
-// once, a few rows at a time, while the narrow B stays in L2. The GEMM's tile loops
-// (gemm/loops.hpp) would instead transpose A into column order at every depth slice.
+// GEMM as dot products, for an A whose rows are contiguous along the depth against a narrow B:
+// row-major y = x W^T with a skinny x (LLM decoding through a linear layer, W stored [out][in]).
+// Each C element is the dot product of a row of A and a column of B, vectorised along the depth
+// and summed across lanes once at the end. A is not packed: it streams from memory once, a few
+// rows at a time, while the narrow B, copied with its columns contiguous, stays in L2. The GEMM's
+// tile loops (gemm/loops.hpp) would instead transpose A into column order at every depth slice.
 #pragma once
 
 #include <algorithm>
@@ -123,7 +123,8 @@ struct Dot {
   }
 
   // B is first copied to `b` (dot_workspace_elements(k, n, W) elements), its columns one vector
-  // more than the depth apart. In place, its columns (the rows of x, ldx apart) and the rows of A
+  // more than the depth apart, from any layout (x^T stored, its rows contiguous, as well). In
+  // place, its columns (the rows of x, ldx apart) and the rows of A
   // (W, ldw apart) are often a multiple of the L1 way size apart, so the dozen streams of a tile
   // would all fall into one L1 set and evict each other at every step. Measured, 8 x 4096 x 4096
   // row-major x W^T, 1 thread (AVX-512, Zen 4): 28 GFLOP/s in place.
@@ -144,21 +145,22 @@ struct Dot {
     const std::int64_t ldb = dot_column_stride(p.k, W);
     for (std::int64_t j = 0; j < p.n; ++j) {
       const SourceB* column = p.b + j * p.b_cs;
+      const auto at = [&](std::int64_t q) { return column[q * p.b_rs]; };
       T* copy = b + j * ldb;
       if constexpr (kForm == Form::pairs) {
         static_assert(std::is_same_v<SourceB, std::uint16_t>, "B as bf16 pairs");
         for (std::int64_t q = 0; q < p.k; q += kStep)
           for (std::int64_t e = q; e < q + kStep; e += 2) {
             const std::uint32_t pair =
-                Pairs::pair(e < p.k ? column[e] : 0, e + 1 < p.k ? column[e + 1] : 0);
+                Pairs::pair(e < p.k ? at(e) : 0, e + 1 < p.k ? at(e + 1) : 0);
             std::memcpy(copy + e / 2, &pair, sizeof(pair));
           }
       } else if constexpr (kForm == Form::even_odd) {
         for (std::int64_t q0 = 0; q0 < p.k; q0 += kStep)
           for (int e = 0; e < kStep; ++e)
-            copy[q0 + e % 2 * W + e / 2] = q0 + e < p.k ? stored_value<T>(column[q0 + e]) : T(0);
+            copy[q0 + e % 2 * W + e / 2] = q0 + e < p.k ? stored_value<T>(at(q0 + e)) : T(0);
       } else {
-        for (std::int64_t q = 0; q < p.k; ++q) copy[q] = stored_value<T>(column[q]);
+        for (std::int64_t q = 0; q < p.k; ++q) copy[q] = stored_value<T>(at(q));
       }
     }
     for (std::int64_t i = 0; i < p.m; i += Rows) {

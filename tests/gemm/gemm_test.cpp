@@ -154,6 +154,13 @@ TYPED_TEST(GemmTest, SkinnyShapes) {
                             Layout::row_major, Transpose::transpose, Layout::row_major,
                             TypeParam(-1), TypeParam(0.5), 3),
                 "");
+  // ... and with x stored transposed (its rows along the depth): the dot products, on a copy of
+  // x's columns, where W lies past L2.
+  for (std::int64_t small : {2, 5, 16})
+    ASSERT_EQ(
+        this->check(small, 1100, 700, Layout::row_major, Transpose::transpose, Layout::row_major,
+                    Transpose::transpose, Layout::row_major, TypeParam(1), TypeParam(0.5), 3),
+        "");
   // x W with a few rows of x against W as stored (row-major, its rows along the outputs): the
   // column sweep over all the rows at once, where W lies past L1 (two rows) or L2 (more).
   for (std::int64_t small : {2, 3, 5, 8})

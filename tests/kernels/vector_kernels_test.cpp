@@ -23,9 +23,9 @@
 namespace ridge::test {
 namespace {
 
-// C (m x n, column-major) = alpha * A B + beta * C with A's rows and B's columns contiguous
-// (row-major A, column-major B): the dot kernel's layout; with one column, also the kernel
-// GEMV's A^T x runs (vector_dot, taller tiles).
+// C (m x n, column-major) = alpha * A B + beta * C with A's rows contiguous (row-major A) and
+// B's columns or rows: the dot kernel's layouts; with one column, also the kernel GEMV's A^T x
+// runs (vector_dot, taller tiles).
 template <class T>
 void sweep_dot(Isa isa) {
   const kernels::VectorKernels<T>& kernels = kernels::vector_kernels<T>(isa);
@@ -39,15 +39,19 @@ void sweep_dot(Isa isa) {
             if (k < 1 || (vector_dot && n != 1)) continue;
             const auto [alpha, beta] = alpha_beta<T>(index++);
             std::mt19937 rng(static_cast<unsigned>(index));
-            Matrix<T> a(m, k, Layout::row_major, 3), b(k, n, Layout::col_major, 2),
+            // B's columns contiguous, or every other product its rows (x stored transposed).
+            const Layout b_layout = index % 2 == 0 ? Layout::col_major : Layout::row_major;
+            Matrix<T> a(m, k, Layout::row_major, 3), b(k, n, b_layout, 2),
                 c(m, n, Layout::col_major, 1);
             a.fill_random(rng);
             b.fill_random(rng);
             c.fill_random(rng);
             const Reference<T> want =
                 reference_gemm(alpha, a, Transpose::none, b, Transpose::none, beta, c);
+            const bool b_columns = b_layout == Layout::col_major;
             const auto p = kernels::GemmProblem<T>::from_strides(
-                m, n, k, alpha, a.data(), a.ld, 1, b.data(), 1, b.ld, beta, c.data(), 1, c.ld);
+                m, n, k, alpha, a.data(), a.ld, 1, b.data(), b_columns ? 1 : b.ld,
+                b_columns ? b.ld : 1, beta, c.data(), 1, c.ld);
             std::vector<T> copy(static_cast<std::size_t>(kernels::dot_workspace_elements(k, n, w)));
             (vector_dot ? kernels.vector_dot : kernels.dot)(p, prefetch, copy.data());
             ASSERT_EQ(compare(c, want), "") << m << "x" << n << "x" << k << " prefetch " << prefetch
