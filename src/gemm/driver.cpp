@@ -779,12 +779,15 @@ void run(const GemmProblem<float, std::uint16_t, std::uint16_t>& p) {
     return;
   }
   // A few columns of C against an A of contiguous rows (x W^T with a few rows of x): dot
-  // products along A's rows, as for float (the dot path in choose_route), x widened as copied,
-  // or on AVX512_BF16 as pairs (GemmKernels::pair_dot).
+  // products along A's rows, as for float (the dot path in choose_route, and its rule for x
+  // stored transposed), x widened as copied, or on AVX512_BF16 as pairs (GemmKernels::pair_dot).
   const std::int64_t dot_width = loops.dot_width > 0   ? loops.dot_width
                                  : pair_dot != nullptr ? kBf16PairDotWidth
                                                        : kBf16DotWidth;
-  if (p.a_cs == 1 && p.a_rs != 1 && p.b_rs == 1 && p.n <= dot_width && p.m > 0 && p.n > 0) {
+  const bool x_fits = p.b_rs == 1 || (p.n <= kTransposedDotWidth &&
+                                      p.m * p.k * std::int64_t{sizeof(std::uint16_t)} >
+                                          kernels::CacheModel::current().l2_streamed);
+  if (p.a_cs == 1 && p.a_rs != 1 && x_fits && p.n <= dot_width && p.m > 0 && p.n > 0) {
     if (run_without_product(p, isa)) return;
     const kernels::VectorKernels<float>& vector = kernels::vector_kernels<float>(isa);
     using Problem = GemmProblem<float, std::uint16_t, std::uint16_t>;

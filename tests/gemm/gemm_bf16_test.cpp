@@ -228,6 +228,24 @@ TEST(GemmBf16, OneRowAgainstWideWeights) {
     }
 }
 
+// A few rows of x stored transposed (x^T [K][M]) against a linear layer's weights (W [N][K]),
+// large enough to stream from past L2: the dot products along W's rows on a copy of x's columns.
+TEST(GemmBf16, FewRowsOfXStoredTransposedAgainstWideWeights) {
+  std::mt19937 rng(16);
+  const std::int64_t n = 4099, k = 301;
+  int index = 0;
+  for (std::int64_t m : {1, 2, 5, 16}) {
+    const auto [alpha, beta] = alpha_beta<float>(index++);
+    Bf16Matrix a(k, m, Layout::row_major, 1, rng), b(n, k, Layout::row_major, 2, rng);
+    Matrix<float> c(m, n, Layout::row_major, 3);
+    c.fill_random(rng);
+    const Reference<float> want = reference_gemm(alpha, a.values, Transpose::transpose, b.values,
+                                                 Transpose::transpose, beta, c);
+    gemm(alpha, a.view(Transpose::transpose), b.view(Transpose::transpose), beta, c.view());
+    ASSERT_EQ(compare(c, want), "") << m << " rows";
+  }
+}
+
 // A few rows of x against row-major weights (x W; column-major: a few columns of W against x),
 // which one column sweep multiplies for all of them (up to 8): each row of C the bits of that
 // row's product alone, on 1 and 2 threads, and within the reference's bound; 9 rows take the
