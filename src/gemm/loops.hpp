@@ -735,8 +735,8 @@ struct Loops {
     }
   }
   // C's p.n columns so, at most kernels::kMaxSweepColumns, as the unpacked call sweeps them; x as
-  // panel_columns takes it. Four panels at a time for one column,
-  // two for up to four, one for more (the sums then fill 16 registers).
+  // panel_columns takes it. Four panels at a time for one column, two for up to four, one for
+  // more (the sums then fill 16 registers).
   static void prepacked_columns(const PrepackedProblem& p, int parts, const T* x) {
     const auto run = [&]<int N>() {
       constexpr int kPanels = N == 1 ? 4 : N <= 4 ? 2 : 1;

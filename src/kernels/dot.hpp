@@ -124,10 +124,10 @@ struct Dot {
 
   // B is first copied to `b` (dot_workspace_elements(k, n, W) elements), its columns one vector
   // more than the depth apart, from any layout (x^T stored, its rows contiguous, as well). In
-  // place, its columns (the rows of x, ldx apart) and the rows of A
-  // (W, ldw apart) are often a multiple of the L1 way size apart, so the dozen streams of a tile
-  // would all fall into one L1 set and evict each other at every step. Measured, 8 x 4096 x 4096
-  // row-major x W^T, 1 thread (AVX-512, Zen 4): 28 GFLOP/s in place.
+  // place, its columns (the rows of x, ldx apart) and the rows of A (W, ldw apart) are often a
+  // multiple of the L1 way size apart, so the dozen streams of a tile would all fall into one L1
+  // set and evict each other at every step. Measured, 8 x 4096 x 4096 row-major x W^T, 1 thread
+  // (AVX-512, Zen 4): 28 GFLOP/s in place.
   // Then row tiles outer, so A is read once; columns in as few groups as MaxColumns allows, of
   // sizes that differ by at most one, inner, each rereading the tile's rows (at 4096 floats deep,
   // twice L1) and its columns of B from L2. Groups halved down from MaxColumns (3 columns as 2 +
