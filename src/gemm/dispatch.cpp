@@ -19,8 +19,8 @@ namespace {
 // A kernel set on int8 quads (VPDPBUSD, TDPBUSD) with its ISA's pairs for a few columns of C,
 // which stream the weights once at a byte an element either way, unless it has its own.
 template <class T, class SourceA, class SourceB>
-GemmKernels<T, SourceA, SourceB> with_pairs_column(GemmKernels<T, SourceA, SourceB> quads,
-                                                   const GemmKernels<T, SourceA, SourceB>& pairs) {
+GemmKernels<T, SourceA, SourceB> with_pairs_sweep(GemmKernels<T, SourceA, SourceB> quads,
+                                                  const GemmKernels<T, SourceA, SourceB>& pairs) {
   if (quads.column_sweep != nullptr) return quads;
   quads.column_sweep = pairs.column_sweep;
   quads.column_sweep_rows = pairs.column_sweep_rows;
@@ -55,16 +55,16 @@ GemmKernels<T, SourceA, SourceB> isa_kernels(Isa isa) {
           const GemmKernels<T, SourceA, SourceB> pairs =
               avx512::gemm_kernels(T{}, SourceA{}, SourceB{});
           if (!Machine::current().isa.avx512_vnni) return pairs;
-          return with_pairs_column(Machine::current().isa.amx_int8 && runtime::amx_usable()
-                                       ? avx512_amx::gemm_kernels(T{}, SourceA{}, SourceB{})
-                                       : avx512_vnni::gemm_kernels(T{}, SourceA{}, SourceB{}),
-                                   pairs);
+          return with_pairs_sweep(Machine::current().isa.amx_int8 && runtime::amx_usable()
+                                      ? avx512_amx::gemm_kernels(T{}, SourceA{}, SourceB{})
+                                      : avx512_vnni::gemm_kernels(T{}, SourceA{}, SourceB{}),
+                                  pairs);
         }
       case Isa::avx2:
         if constexpr (std::is_same_v<SourceA, std::int8_t>) {
           if (Machine::current().isa.avx_vnni && runtime::avx_vnni_allowed())
-            return with_pairs_column(avx2_vnni::gemm_kernels(T{}, SourceA{}, SourceB{}),
-                                     avx2::gemm_kernels(T{}, SourceA{}, SourceB{}));
+            return with_pairs_sweep(avx2_vnni::gemm_kernels(T{}, SourceA{}, SourceB{}),
+                                    avx2::gemm_kernels(T{}, SourceA{}, SourceB{}));
         }
         return avx2::gemm_kernels(T{}, SourceA{}, SourceB{});
 #endif

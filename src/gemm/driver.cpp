@@ -30,7 +30,7 @@ namespace {
 // A dimension this small (e.g. LLM decoding, M = 1..32) makes packing the other operand a pure
 // overhead: it would be read once either way.
 constexpr std::int64_t kSkinny = 32;
-// The most rows of x the dot products take with x stored transposed (choose_route).
+// The most rows of x the dot products take with x stored transposed (dots_take_b).
 constexpr std::int64_t kTransposedDotWidth = 16;
 // The widest B (rows of x) against which a bf16 x W^T, W row-major, takes dot products along W's
 // rows (run() for bf16) rather than the packed path: W read once, in place, widened as loaded.
@@ -382,6 +382,38 @@ void run_in_row_blocks(const Problem& p, int threads, int row_step, const TaskBy
   run_in_blocks(p, threads, row_step, static_cast<int>(p.n), task_bytes, path);
 }
 
+// Whether the dot products along A's rows (x W^T) take B, `columns` wide against an A of a_bytes,
+// as it is laid out: its columns contiguous, always; with x stored transposed (B's rows contiguous:
+// `--op tt`) the direct path reads B as its tiles want it, and keeps the small products: the dot
+// products take those whose A lies past L2, against at most 16 rows of x. Measured on the 2-vCPU
+// Xeon guest, sgemm row-major `--op tt` on 2 threads, alternated, two runs, GFLOP/s, direct path
+// against dot products: M x 4096 x 4096, M = 2 / 3 / 4 / 8 / 12 / 16 / 24 / 32 4.6-5.0 / 18.6 /
+// 23-24 / 57 / 63-82 / 98-99 / 90-91 / 100-141 against 45-47 / 69 / 88-97 / 105-107 / 115-119 /
+// 120-128 / 124-127 / 128-129 (dgemm M = 2 / 16 / 32 2.1 / 44-46 / 65-67 against 18.4-18.5 / 53-56
+// / 59-61); 2 / 16 x 1024 x 1024 11-13 / 122-123 against 73 / 137-145; A in L2, 8 / 16 x 256 x 256
+// 78-82 / 126-127 against 101 / 111-115, 8 x 64 x 64 57-60 against 36.
+bool dots_take_b(std::int64_t b_rs, std::int64_t columns, std::int64_t a_bytes,
+                 const kernels::CacheModel& caches) {
+  return b_rs == 1 || (columns <= kTransposedDotWidth && a_bytes > caches.l2_streamed);
+}
+
+// The prepacked form of the column sweep (run_column_sweep): C's few columns from A's panels
+// (q, as Loops::prepacked reads them) by the unpacked call's arithmetic, its depth in the sweep's
+// parts; every block all of B's columns, as x holds them.
+template <class Problem, class Prepacked, class Kernels>
+void run_prepacked_columns(const Problem& p, const Prepacked& q, const Kernels& loops, int threads,
+                           Isa isa) {
+  using T = std::remove_cvref_t<decltype(*q.a)>;
+  const int parts = kernels::sweep_depth_parts(p.m, p.k);
+  const std::vector<T> x = sweep_columns_of<T>(p);
+  run_in_row_blocks(
+      q, threads, loops.mr, [](const Prepacked&) -> std::size_t { return 0; },
+      [&](const Prepacked& block, std::byte*) {
+        loops.prepacked_columns(block, parts, x.data());
+        apply_epilogue(block, isa);
+      });
+}
+
 // The path run() takes for a float or double product (m, n, k > 0, alpha != 0) and the options
 // it runs it with. The kernel, and on the tile loops (direct and packed paths) the depth of the
 // slices, fix how each element of C is rounded; nothing else in the route changes it. Reads A's
@@ -477,18 +509,9 @@ Route<T> choose_route(const GemmProblem<T>& p, Isa isa) {
   };
   // An A with contiguous rows against a narrow B (row-major x W^T with a skinny x, as in LLM
   // decoding): dot products along the depth (kernels/dot.hpp) read A in place and a copy of B,
-  // where the tile loops would transpose A at every depth slice. With x stored transposed (B's
-  // rows contiguous: `--op tt`) the direct path reads B as its tiles want it, and keeps the small
-  // products: the dot products take those whose A lies past L2, against at most 16 rows of x.
-  // Measured on the 2-vCPU Xeon guest, sgemm row-major `--op tt` on 2 threads, alternated, two
-  // runs, GFLOP/s, direct path against dot products: M x 4096 x 4096, M = 2 / 3 / 4 / 8 / 12 / 16
-  // / 24 / 32 4.6-5.0 / 18.6 / 23-24 / 57 / 63-82 / 98-99 / 90-91 / 100-141 against 45-47 / 69 /
-  // 88-97 / 105-107 / 115-119 / 120-128 / 124-127 / 128-129 (dgemm M = 2 / 16 / 32 2.1 / 44-46 /
-  // 65-67 against 18.4-18.5 / 53-56 / 59-61); 2 / 16 x 1024 x 1024 11-13 / 122-123 against 73 /
-  // 137-145; A in L2, 8 / 16 x 256 x 256 78-82 / 126-127 against 101 / 111-115, 8 x 64 x 64 57-60
-  // against 36.
+  // where the tile loops would transpose A at every depth slice; B as dots_take_b says.
   const bool dot = p.a_cs == 1 && p.a_rs != 1 && p.n <= kSkinny && b_in_l2 &&
-                   (p.b_rs == 1 || (p.n <= kTransposedDotWidth && a_bytes > caches.l2_streamed));
+                   dots_take_b(p.b_rs, p.n, a_bytes, caches);
   // An A that does not fit L2: the direct path reads it once, a slab at a time (one line of
   // each of the slab's columns per tile, every column a stream of its own), and packs each slab
   // anyway once more than one strip of columns rereads it; the packed path reads it in runs of
@@ -647,16 +670,7 @@ void run_prepacked(const GemmProblem<T>& p, const PrepackedA& a) {
   q.a_cs = loops.mr;
   const int threads = thread_count(p.m * p.n * p.k);
   if ((route.path == Path::matrix_vector && p.n == 1) || route.path == Path::column_sweep) {
-    // A B with one column, or a few (Path::column_sweep), which the unpacked call sweeps down
-    // A's columns, its depth in the sweep's parts; every block all of B's columns, as x holds them.
-    const int parts = kernels::sweep_depth_parts(p.m, p.k);
-    const std::vector<T> x = sweep_columns_of<T>(p);
-    run_in_row_blocks(
-        q, threads, loops.mr, [](const GemmProblem<T>&) -> std::size_t { return 0; },
-        [&](const GemmProblem<T>& block, std::byte*) {
-          loops.prepacked_columns(block, parts, x.data());
-          apply_epilogue(block, isa);
-        });
+    run_prepacked_columns(p, q, loops, threads, isa);  // one column, or a few
     return;
   }
   if (route.path == Path::matrix_vector) {  // x^T B, A's one row the vector, read at a stride
@@ -784,10 +798,9 @@ void run(const GemmProblem<float, std::uint16_t, std::uint16_t>& p) {
   const std::int64_t dot_width = loops.dot_width > 0   ? loops.dot_width
                                  : pair_dot != nullptr ? kBf16PairDotWidth
                                                        : kBf16DotWidth;
-  const bool x_fits = p.b_rs == 1 || (p.n <= kTransposedDotWidth &&
-                                      p.m * p.k * std::int64_t{sizeof(std::uint16_t)} >
-                                          kernels::CacheModel::current().l2_streamed);
-  if (p.a_cs == 1 && p.a_rs != 1 && x_fits && p.n <= dot_width && p.m > 0 && p.n > 0) {
+  if (p.a_cs == 1 && p.a_rs != 1 && p.n <= dot_width && p.m > 0 && p.n > 0 &&
+      dots_take_b(p.b_rs, p.n, p.m * p.k * std::int64_t{sizeof(std::uint16_t)},
+                  kernels::CacheModel::current())) {
     if (run_without_product(p, isa)) return;
     const kernels::VectorKernels<float>& vector = kernels::vector_kernels<float>(isa);
     using Problem = GemmProblem<float, std::uint16_t, std::uint16_t>;
@@ -951,14 +964,7 @@ void run_prepacked_narrow(const GemmProblem<T, SourceA, SourceB>& p, const Prepa
   const int threads = thread_count(p.m * p.n * steps);
   if constexpr (std::is_same_v<T, float>) {
     if (a.rs == 1 && sweeps_columns(unpacked, loops)) {  // the unpacked call's sweep
-      const int parts = kernels::sweep_depth_parts(p.m, p.k);
-      const std::vector<float> x = sweep_columns_of<float>(p);
-      run_in_row_blocks(
-          q, threads, loops.mr, [](const Prepacked&) -> std::size_t { return 0; },
-          [&](const Prepacked& block, std::byte*) {
-            loops.prepacked_columns(block, parts, x.data());
-            apply_epilogue(block, isa);
-          });
+      run_prepacked_columns(p, q, loops, threads, isa);
       return;
     }
   }
