@@ -63,6 +63,18 @@ struct AmxLoops {
   // 128 / 160 / 192 / 256 2897-2946 / 2988-3050 / 3078-3125 / 3016-3044 against 2493-2652 /
   // 2823-2896 / 3176-3418 / 3423-3625.
   static constexpr std::int64_t kRowsInPlaceWidth = 160;
+  // bf16's GemmKernels::column_sweep_columns: the column sweep (GEMV's, kernels/column_sweep.hpp)
+  // reads W once for every row of x, the tiles pack it for them all; against a W within L2 the
+  // tiles pass the sweep from 6 rows of x. Measured on the 2-vCPU Xeon guest, bf16 M x N x K on
+  // 2 threads, two alternated runs, GFLOP/s, the sweep against the tiles: M x 512 x 512, M = 4 /
+  // 5 / 6 / 7 / 8 124-126 / 118-124 / 126-130 / 136-144 / 132-139 against 100-104 / 121-123 /
+  // 142-150 / 188-190 / 179-191; 8 x 256 x 256 87-88 against 154-159; 8 x 1024 x 512 159-170
+  // against 192-200; 5 / 6 / 8 x 768 x 768 140-150 / 148-152 / 170-174 against 127-128 /
+  // 156-158 / 192-196; past L2, 6 / 8 x 1024 x 1024 160-170 / 178-190 against 122-133 / 162-164.
+  // On 1 thread the sweep keeps 6 rows (6 x 512 x 512 112-116 against 99-101) and the tiles take
+  // 8 (116-122 against 128-138); the route cannot follow the thread count (the results would
+  // differ in their last bits), and by default every CPU runs.
+  static constexpr int kSweepColumnsInL2 = 5;
   static_assert(Base::MR == MR, "A's panels are the vector tiles' own");
 
   // The slot steps of a k-deep product, whole tile steps.
@@ -455,6 +467,8 @@ GemmKernels<typename V::scalar, SourceA, SourceB> make_amx_kernels(const char* n
   k.rows_in_place = &AmxRowLoops<V, SourceA, SourceB>::run;
   k.rows_in_place_bytes = &AmxRowLoops<V, SourceA, SourceB>::bytes;
   k.rows_in_place_width = L::kRowsInPlaceWidth;
+  if constexpr (std::is_same_v<SourceA, std::uint16_t>)
+    k.column_sweep_columns = {L::kSweepColumnsInL2, kernels::kMaxSweepColumns};
   return k;
 }
 

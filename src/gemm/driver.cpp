@@ -766,13 +766,14 @@ void run_rows_in_place(const GemmProblem<T, SourceA, SourceB>& p,
 // One column of C against an A of contiguous columns (x W, W row-major and x one row): the
 // column sweep, which streams A once at bf16's two bytes an element, as the float GEMM's
 // matrix-vector path does at four (the packed path would copy A to floats first: 8.7 GFLOP/s on
-// 2 threads at 1 x 4096 x 4096 on the Zen 3 host, against 13.7 for sgemm). So too up to
-// kMaxSweepColumns columns (x W with a few rows of x), each element of A loaded and widened once
-// for all of them, where the tiles would pack all of W for a few FMAs an element. Measured on
-// the Xeon guest, 2 threads, alternated, the sweep over the tiles at M = 2 / 4 / 6 / 8 rows of x
-// against 4096 x 4096: AMX 1.96-2.25 / 1.60-1.87 / 1.26-1.46 / 1.13-1.22 (8 x 1024 x 1024, W in
-// L2, 0.87-1.03); VDPBF16PS tiles (RIDGE_AMX=0) 2.33-2.55 / 2.16-2.31 / 1.47-2.04 / 1.87-2.09;
-// AVX2 2.95-3.15 / 2.47-2.67 / 1.96-2.15 / 1.48-1.77. Against an A of contiguous rows (x W^T, W
+// 2 threads at 1 x 4096 x 4096 on the Zen 3 host, against 13.7 for sgemm). So too a few columns
+// (x W with a few rows of x; GemmKernels::column_sweep_columns, fewer where W lies within L2),
+// each element of A loaded and widened once for all of them, where the tiles would pack all of
+// W for a few FMAs an element. Measured on the Xeon guest, 2 threads, alternated, the sweep
+// over the tiles at M = 2 / 4 / 6 / 8 rows of x against 4096 x 4096: AMX 1.96-2.25 / 1.60-1.87
+// / 1.26-1.46 / 1.13-1.22 (8 x 1024 x 1024, W in L2, 0.87-1.03); VDPBF16PS tiles (RIDGE_AMX=0)
+// 2.33-2.55 / 2.16-2.31 / 1.47-2.04 / 1.87-2.09; AVX2 2.95-3.15 / 2.47-2.67 / 1.96-2.15 /
+// 1.48-1.77. Against an A of contiguous rows (x W^T, W
 // row-major as a linear layer stores it) dot products along them, which the packed path would
 // transpose first: 1 x 4096 x 4096 on 2 threads (Zen 4) ran at 0.2x oneDNN so. x is widened
 // first. Where the dot products take pairs (AVX512_BF16), x W^T with x contiguous goes to them
@@ -781,7 +782,9 @@ void run_rows_in_place(const GemmProblem<T, SourceA, SourceB>& p,
 bool sweeps_columns(const GemmProblem<float, std::uint16_t, std::uint16_t>& p,
                     const GemmKernels<float, std::uint16_t, std::uint16_t>& loops) {
   if (p.n == 1) return p.a_rs == 1 || (p.a_cs == 1 && (loops.pair_dot == nullptr || p.b_rs != 1));
-  return p.n > 1 && p.a_rs == 1 && p.n <= kernels::kMaxSweepColumns;
+  const std::int64_t a_bytes = p.m * p.k * std::int64_t{sizeof(std::uint16_t)};
+  return p.n > 1 && p.a_rs == 1 &&
+         p.n <= loops.column_sweep_columns[a_bytes > kernels::CacheModel::current().l2_streamed];
 }
 void run(const GemmProblem<float, std::uint16_t, std::uint16_t>& p) {
   const Isa isa = runtime::active_isa();

@@ -234,8 +234,9 @@ struct GemmKernels {
                        T* c, std::int64_t ldc, std::int64_t columns,
                        std::int64_t row_block) = nullptr;
   int column_sweep_rows = 0;  // the rows column_sweep does a step: row_block is a multiple
-  // The most columns of C the route gives column_sweep, with A within L2 and past it
-  // (measured: Loops' make_gemm_kernels).
+  // The most columns of C the route gives column_sweep (bf16: GEMV's column sweep,
+  // kernels/column_sweep.hpp), with A within L2 and past it (measured: Loops'
+  // make_gemm_kernels, AmxLoops).
   std::array<int, 2> column_sweep_columns{};
   // int8 only: C = (A - a_zero)(X - x_zero) for C of a few columns (ldc apart), A of contiguous
   // rows (lda apart) and X of contiguous columns (ldx apart), as dot products along A's rows

@@ -949,6 +949,15 @@ GemmKernels<typename V::scalar, SourceA, SourceB> make_gemm_kernels() {
     k.row_dot = &kernels::RowDot<V, SourceB>::run;
     k.row_dot_bytes = &kernels::RowDot<V, SourceB>::workspace_bytes;
   }
+  // bf16: GEMV's column sweep (kernels/column_sweep.hpp) up to its most columns, W within L2 or
+  // past it. Measured on the 2-vCPU Xeon guest, bf16 on 2 threads, M x 512 x 512 at M = 4 / 5 / 6
+  // / 8, the sweep against the tiles: VDPBF16PS (`RIDGE_AMX=0`) 117-122 / 115-122 / 123-125 /
+  // 131-135 against 83 / 92-96 / 109-111 / 123, AVX2 85-91 / 86-92 / 87-89 / 83-84 against 63-67
+  // / 76-81 / 88 / 88-92; 8 x 768 x 768 167 / 100-102 against 120-122 / 91. (The tiles pass it
+  // with W in L1 and L2 at once, 8 x 256 x 256 80-85 / 59-60 against 100-101 / 85-86; on AMX's
+  // tiles from 6 rows within L2: AmxLoops::kSweepColumnsInL2.)
+  if constexpr (std::is_same_v<SourceA, std::uint16_t>)
+    k.column_sweep_columns = {kernels::kMaxSweepColumns, kernels::kMaxSweepColumns};
   if constexpr (std::is_same_v<typename V::scalar, float> && L::kDepthGroup == 2) {  // bf16 pairs
     k.pair_dot = &kernels::Dot<typename V::Out, Shape.dot_rows, Shape.dot_columns, std::uint16_t,
                                V>::template run<std::uint16_t>;

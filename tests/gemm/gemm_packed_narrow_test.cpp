@@ -47,7 +47,7 @@ const Shape kShapes[] = {
     {100, 40, 8001, false, false},  {600, 50, 2000, true, false},  {2000, 20, 3000, false, false},
     {3, 64, 65, false, true},       {33, 70, 3001, false, true},   {96, 100, 2050, false, true},
     {2, 67, 301, false, false},     {5, 3001, 300, true, false},   {8, 130, 701, false, false},
-    {9, 40, 63, false, false},
+    {9, 40, 63, false, false},      {6, 1100, 1000, false, false},
 };
 
 // C's padding past each row: 1, and 0 for one column (rows 1 apart, as a column-major C's).
