@@ -254,47 +254,51 @@ TEST(GemmBf16, FewRowsOfXStoredTransposedAgainstWideWeights) {
 TEST(GemmBf16, FewRowsOfXAreEachRowAlone) {
   std::mt19937 rng(14);
   const int saved_threads = num_threads();
-  int index = 0;
+  struct Case {
+    std::int64_t rows, width, k;
+  };
+  std::vector<Case> cases;
   for (std::int64_t rows : {2, 3, 5, 8, 9})
-    for (std::int64_t width : {1, 67, 16411})
-      for (std::int64_t k : {1, 9, 301})
-        for (Layout layout : {Layout::row_major, Layout::col_major}) {
-          const bool row_major = layout == Layout::row_major;
-          const std::int64_t m = row_major ? rows : width, n = row_major ? width : rows;
-          const auto [alpha, beta] = alpha_beta<float>(index++);
-          Bf16Matrix a(m, k, layout, index % 3, rng), b(k, n, layout, index % 2, rng);
-          Matrix<float> c(m, n, layout, 2);
-          c.fill_random(rng);
-          const Reference<float> want =
-              reference_gemm(alpha, a.values, Transpose::none, b.values, Transpose::none, beta, c);
-          for (int threads : {1, 2}) {
-            set_num_threads(threads);
-            Matrix<float> got = c, alone = c;
-            gemm(alpha, a.view(), b.view(), beta, got.view());
-            ASSERT_EQ(compare(got, want), "") << m << "x" << n << "x" << k << " index " << index;
-            const bool swept = rows <= 5 || (rows <= 8 && width * k * 2 > (8 << 20));
-            if (!swept) continue;
-            // Row i of C from row i of A (row-major), or column j of C from column j of B.
-            for (std::int64_t r = 0; r < rows; ++r) {
-              if (row_major) {
-                gemm(alpha,
-                     MatrixView<const bf16>{a.bits.data() + r * a.values.ld, 1, k, a.values.ld,
-                                            layout},
-                     b.view(), beta,
-                     MatrixView<float>{alone.storage.data() + r * c.ld, 1, n, c.ld, layout});
-              } else {
-                gemm(alpha, a.view(),
-                     MatrixView<const bf16>{b.bits.data() + r * b.values.ld, k, 1, b.values.ld,
-                                            layout},
-                     beta, MatrixView<float>{alone.storage.data() + r * c.ld, m, 1, c.ld, layout});
-              }
-            }
-            ASSERT_EQ(std::memcmp(got.storage.data(), alone.storage.data(),
-                                  got.storage.size() * sizeof(float)),
-                      0)
-                << m << "x" << n << "x" << k << " index " << index << ", " << threads << " threads";
+    for (std::int64_t width : {1, 67, 4099})
+      for (std::int64_t k : {1, 9, 301}) cases.push_back({rows, width, k});
+  cases.push_back({8, 16411, 301});  // a W of 9.4 MiB
+  int index = 0;
+  for (const auto& [rows, width, k] : cases)
+    for (Layout layout : {Layout::row_major, Layout::col_major}) {
+      const bool row_major = layout == Layout::row_major;
+      const std::int64_t m = row_major ? rows : width, n = row_major ? width : rows;
+      const auto [alpha, beta] = alpha_beta<float>(index++);
+      Bf16Matrix a(m, k, layout, index % 3, rng), b(k, n, layout, index % 2, rng);
+      Matrix<float> c(m, n, layout, 2);
+      c.fill_random(rng);
+      const Reference<float> want =
+          reference_gemm(alpha, a.values, Transpose::none, b.values, Transpose::none, beta, c);
+      for (int threads : {1, 2}) {
+        set_num_threads(threads);
+        Matrix<float> got = c, alone = c;
+        gemm(alpha, a.view(), b.view(), beta, got.view());
+        ASSERT_EQ(compare(got, want), "") << m << "x" << n << "x" << k << " index " << index;
+        const bool swept = rows <= 5 || (rows <= 8 && width * k * 2 > (8 << 20));
+        if (!swept) continue;
+        // Row i of C from row i of A (row-major), or column j of C from column j of B.
+        for (std::int64_t r = 0; r < rows; ++r) {
+          if (row_major) {
+            gemm(alpha,
+                 MatrixView<const bf16>{a.bits.data() + r * a.values.ld, 1, k, a.values.ld, layout},
+                 b.view(), beta,
+                 MatrixView<float>{alone.storage.data() + r * c.ld, 1, n, c.ld, layout});
+          } else {
+            gemm(alpha, a.view(),
+                 MatrixView<const bf16>{b.bits.data() + r * b.values.ld, k, 1, b.values.ld, layout},
+                 beta, MatrixView<float>{alone.storage.data() + r * c.ld, m, 1, c.ld, layout});
           }
         }
+        ASSERT_EQ(std::memcmp(got.storage.data(), alone.storage.data(),
+                              got.storage.size() * sizeof(float)),
+                  0)
+            << m << "x" << n << "x" << k << " index " << index << ", " << threads << " threads";
+      }
+    }
   set_num_threads(saved_threads);
 }
 
