@@ -588,6 +588,16 @@ Route<T> choose_route(const GemmProblem<T>& p, Isa isa) {
   // and 37.7 (40.2); with columns 256 bytes apart the short first tile only costs: 8 x 48 x 1024
   // 70.9 and 59.5, 32 x 64 x 64 88.4 and 69.4.
   options.line_aligned_tiles = a_column_per_page || a_from_memory;
+  // A within L2 is fetched ahead only for full-width strips: against a few columns of B a tile
+  // does few FMAs a depth step beside its fetches, which from L2 only cost. Measured on the
+  // 2-vCPU Xeon guest, sgemm row-major, with the fetch against without, alternated, GFLOP/s:
+  // 1 thread, three rounds, 3 / 4 / 8 x 512 x 512 68 / 79-84 / 118-129 against 72-74 / 82-85 /
+  // 131-136, 5 x 300 x 700 106-111 against 107-114; 2 threads level (two rounds, 108-112 /
+  // 142-144 / 206-220 against 109-114 / 146 / 212-216). Squares within L2 kept it on 2 threads
+  // (128^3 / 384^3 244-253 / 302-304 against 235 / 284-299), and past L2 so did 12 / 24 x 1024
+  // x 1024 (134-138 / 186-195 against 129-131 / 172-181) and 8 x 4096 x 4096 (123-131 against
+  // 108-121).
+  options.fetch_a = a_bytes > caches.l2_streamed || p.n >= loops.nr;
   route.table = &table;
   route.blocks = &blocks;
   route.path = dot ? Path::dot : direct ? Path::direct : Path::packed;

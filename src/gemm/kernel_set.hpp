@@ -32,6 +32,8 @@ struct DirectOptions {
   // last strip with fewer accumulators shares the columns with the one before (Loops::direct).
   // 0: the strips stay NR wide.
   int fma_chains = 0;
+  // A read in place: each row of tiles fetches the next one's rows into L1 (Loops::direct).
+  bool fetch_a = true;
   // Whether the direct path packs A: as asked, and always when A's rows are not contiguous.
   template <class T>
   bool packs_a(const kernels::GemmProblem<T>& p) const { return pack_a || p.a_rs != 1; }

@@ -863,7 +863,7 @@ struct Loops {
         // would otherwise start cold (an eighth of the tiles of 32 x 4096 x 4096 sgemm on two
         // threads, whose 2048 rows make 64 tiles per slice).
         std::int64_t prefetch = 0;
-        if (a_in_place) {
+        if (a_in_place && options.fetch_a) {
           const std::int64_t ahead = ic + kPrefetchTiles * MR;
           if (ahead < p.m) {
             prefetch = kPrefetchTiles * MR;
