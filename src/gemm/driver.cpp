@@ -596,7 +596,9 @@ Route<T> choose_route(const GemmProblem<T>& p, Isa isa) {
   // 142-144 / 206-220 against 109-114 / 146 / 212-216). Squares within L2 kept it on 2 threads
   // (128^3 / 384^3 244-253 / 302-304 against 235 / 284-299), and past L2 so did 12 / 24 x 1024
   // x 1024 (134-138 / 186-195 against 129-131 / 172-181) and 8 x 4096 x 4096 (123-131 against
-  // 108-121).
+  // 108-121). Held to AVX2, 1 thread: 3 / 4 x 512 x 512 47-48 / 64-67 against 55-58 / 60-61, 4 x
+  // 384 x 384 70-74 against 77-78, 6 / 8 x 512 x 512 level; 2 threads 3 / 4 x 512 x 512 77-84 /
+  // 85-113 against 87-90 / 108-114.
   options.fetch_a = a_bytes > caches.l2_streamed || p.n >= loops.nr;
   route.table = &table;
   route.blocks = &blocks;
