@@ -841,6 +841,12 @@ struct Loops {
     // The same for every depth slice: its columns share their line offset.
     const std::int64_t lead =
         a_in_place && options.line_aligned_tiles ? rows_to_line(p.a, p.a_cs) : 0;
+    // Against a few columns of B, tiles of twice MR rows where the ISA has them
+    // (TileShape::tall_columns): a column's accumulators are too few to keep the FMA pipes busy
+    // in MR rows, and each broadcast of B then feeds twice the FMAs. Not where narrow tiles run.
+    const bool tall = Shape.tall_columns > 0 && a_in_place && !options.pack_b &&
+                      p.n <= Shape.tall_columns &&
+                      (narrow == nullptr || p.n < options.narrow_columns);
     for (std::int64_t pc = 0; pc < p.k; pc += depth) {
       const std::int64_t kc = std::min(depth, p.k - pc);
       const T beta = pc == 0 ? p.beta : T(1);
@@ -848,7 +854,7 @@ struct Loops {
       if (options.pack_b)
         kernels::pack_b<V, NR>(kc, p.n, p.b + pc * p.b_rs, p.b_rs, p.b_cs, b_packed);
       for (std::int64_t ic = 0, rows = 0; ic < p.m; ic += rows) {
-        rows = std::min<std::int64_t>(ic == 0 && lead > 0 ? lead : MR, p.m - ic);
+        rows = std::min<std::int64_t>(ic == 0 && lead > 0 ? lead : tall ? 2 * MR : MR, p.m - ic);
         const int m = static_cast<int>(rows);
         PanelA a{p.a + ic * p.a_rs + pc * p.a_cs, p.a_cs, true, 0};
         if (!a_in_place) {
@@ -875,7 +881,7 @@ struct Loops {
         // Whether the kernel may load all its rows: a packed slab is zero-padded, and in place
         // a tile of exactly the kernel's rows (16 x 16 x 16 sgemm on AVX-512: one full vector)
         // needs no masked loads.
-        a.full_rows = !a_in_place || m == (one_vector ? V::width : MR);
+        a.full_rows = !a_in_place || m == (one_vector ? V::width : m > MR ? 2 * MR : MR);
         std::int64_t jc = 0;
         if (narrow != nullptr && !one_vector && p.n >= options.narrow_columns) {
           jc = p.n / options.narrow_columns * options.narrow_columns;
@@ -897,6 +903,12 @@ struct Loops {
             (one_vector ? kStrips<1, NR, PackedB> : kStrips<MV, NR, PackedB>)[n - 1](kc, a, b, c);
           } else {
             const StridedB b{p.b + pc * p.b_rs + jc * p.b_cs, p.b_rs, p.b_cs};
+            if constexpr (Shape.tall_columns > 0) {
+              if (m > MR) {
+                kStrips<2 * MV, Shape.tall_columns, StridedB>[n - 1](kc, a, b, c);
+                continue;
+              }
+            }
             (one_vector ? kStrips<1, NR, StridedB> : kStrips<MV, NR, StridedB>)[n - 1](kc, a, b,
                                                                                         c);
           }

@@ -17,6 +17,9 @@ inline constexpr int kMaxFmaPipes = 2;
 struct TileShape {
   int mv = 0, nr = 0;  // the micro-tile: mv vectors of rows by nr columns, mv x nr accumulators
   int dot_rows = 0, dot_columns = 0;  // dot-product tiles (kernels/dot.hpp): rows x columns
+  // The most columns of B against which the direct path runs tall tiles, 2 mv vectors of rows
+  // (gemm/loops.hpp); 0: none.
+  int tall_columns = 0;
 
   // Columns of the narrow mv-vector tiles (products whose B fits L1, gemm/loops.hpp) for `pipes`
   // FMA units: the fewest that keep one pipe busy; nr (none) for two, and where the full tile is
@@ -49,7 +52,14 @@ inline constexpr TileShape kAvx2Tiles{2, 6, 3, 4};
 // one 512-bit pipe; with two the full tile (TileShape::narrow_columns). Dot
 // tiles 6 x 4: 24 accumulators + 6 A + 1 B = 31 registers, 4 loads of B from L2 per 24 FMAs per
 // vector of depth. Measured, sgemm x W^T on 1 thread (Zen 4): 8 x 4096 x 4096 51 GFLOP/s with
-// 3 x 8 tiles, 60 with 6 x 4; 32 x 4096 x 4096 68 and 87.
-inline constexpr TileShape kAvx512Tiles{2, 12, 6, 4};
+// 3 x 8 tiles, 60 with 6 x 4; 32 x 4096 x 4096 68 and 87. Tall tiles 64 x 6 (float) and 32 x 6
+// (double): 24 accumulators + 4 A + 1 broadcast = 29, against 6 to 12 in the full tile's rows
+// there, each broadcast shared by twice the FMAs. Measured on the 2-vCPU Xeon guest, sgemm
+// row-major x W, W within L2, alternated, two rounds, GFLOP/s, 32-row tiles against tall ones:
+// 1 thread 3 / 4 / 5 / 6 x 512 x 512 75-78 / 85-90 / 106-108 / 122 against 91-94 / 115-116 /
+// 125-126 / 143-147; 2 threads 112 / 140 / 152-168 / 165-184 against 129-137 / 167-173 /
+// 161-172 / 193-198, 6 x 520 x 520 214-217 against 202-205, 6 x 2048 x 128 178-180 against
+// 207-210; from memory (5 / 6 x 4096 x 4096) level; dgemm level to 1.2x.
+inline constexpr TileShape kAvx512Tiles{2, 12, 6, 4, 6};
 
 }  // namespace ridge::kernels

@@ -50,7 +50,9 @@ const Shape kShapes[] = {
     {8, 300, 64, Transpose::none, Transpose::transpose},  // x W^T: dot products
     {2, 500, 70, Transpose::none, Transpose::none},       // x W, a few rows: one column sweep
     {5, 1030, 700, Transpose::none, Transpose::none},     // ... where W lies past L2
-    {16, 1024, 300, Transpose::none, Transpose::none},    // B's rows a page apart: capped depth
+    {3, 130, 300, Transpose::none, Transpose::none},      // ... within it: the direct path
+    {4, 97, 70, Transpose::none, Transpose::none},
+    {16, 1024, 300, Transpose::none, Transpose::none},  // B's rows a page apart: capped depth
     {5, 1100, 97, Transpose::transpose, Transpose::none},
     {16, 16, 16, Transpose::none, Transpose::none},
     {33, 29, 17, Transpose::transpose, Transpose::none},

@@ -167,6 +167,14 @@ TYPED_TEST(GemmTest, SkinnyShapes) {
     ASSERT_EQ(this->check(small, 1100, 700, Layout::row_major, Transpose::none, Layout::row_major,
                           Transpose::none, Layout::row_major, TypeParam(0.5), TypeParam(-1), 3),
               "");
+  // A few columns of B (rows of x) against A in place (W as stored) within L2: the direct path,
+  // on tiles of twice MR rows where the ISA has them (TileShape::tall_columns), C's column ending
+  // within a tile's first or second half, at its end or one row past it.
+  for (std::int64_t small : {3, 4, 6})
+    for (std::int64_t rows : {31, 33, 64, 65, 97, 130})
+      ASSERT_EQ(this->check(small, rows, 300, Layout::row_major, Transpose::none, Layout::row_major,
+                            Transpose::none, Layout::row_major, TypeParam(0.5), TypeParam(-1), 3),
+                "");
   // A skinny product whose large operand's columns lie a page or more apart (rows of a row-major
   // B with N >= 1 KiB of elements): its depth slices are capped (64 deep unless tuned).
   const std::int64_t page_n = 4096 / sizeof(TypeParam) + 6;
