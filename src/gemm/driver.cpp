@@ -785,12 +785,12 @@ void run_rows_in_place(const GemmProblem<T, SourceA, SourceB>& p,
 // over the tiles at M = 2 / 4 / 6 / 8 rows of x against 4096 x 4096: AMX 1.96-2.25 / 1.60-1.87
 // / 1.26-1.46 / 1.13-1.22 (8 x 1024 x 1024, W in L2, 0.87-1.03); VDPBF16PS tiles (RIDGE_AMX=0)
 // 2.33-2.55 / 2.16-2.31 / 1.47-2.04 / 1.87-2.09; AVX2 2.95-3.15 / 2.47-2.67 / 1.96-2.15 /
-// 1.48-1.77. Against an A of contiguous rows (x W^T, W
-// row-major as a linear layer stores it) dot products along them, which the packed path would
-// transpose first: 1 x 4096 x 4096 on 2 threads (Zen 4) ran at 0.2x oneDNN so. x is widened
-// first. Where the dot products take pairs (AVX512_BF16), x W^T with x contiguous goes to them
-// instead, as with a few rows of x: 1 x 4096 x 1024 on 2 threads 103-110 against 119-121
-// GFLOP/s (1 thread 56-57 against 61), level at 1 x 4096 x 4096.
+// 1.48-1.77. Against an A of contiguous rows (x W^T, W row-major as a linear layer stores it)
+// dot products along them, which the packed path would transpose first: 1 x 4096 x 4096 on 2
+// threads (Zen 4) ran at 0.2x oneDNN so. x is widened first. Where the dot products take pairs
+// (AVX512_BF16), x W^T with x contiguous goes to them instead, as with a few rows of x: 1 x 4096
+// x 1024 on 2 threads 103-110 against 119-121 GFLOP/s (1 thread 56-57 against 61), level at 1 x
+// 4096 x 4096.
 bool sweeps_columns(const GemmProblem<float, std::uint16_t, std::uint16_t>& p,
                     const GemmKernels<float, std::uint16_t, std::uint16_t>& loops) {
   if (p.n == 1) return p.a_rs == 1 || (p.a_cs == 1 && (loops.pair_dot == nullptr || p.b_rs != 1));

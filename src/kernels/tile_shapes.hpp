@@ -53,8 +53,9 @@ inline constexpr TileShape kAvx2Tiles{2, 6, 3, 4};
 // tiles 6 x 4: 24 accumulators + 6 A + 1 B = 31 registers, 4 loads of B from L2 per 24 FMAs per
 // vector of depth. Measured, sgemm x W^T on 1 thread (Zen 4): 8 x 4096 x 4096 51 GFLOP/s with
 // 3 x 8 tiles, 60 with 6 x 4; 32 x 4096 x 4096 68 and 87. Tall tiles 64 x 6 (float) and 32 x 6
-// (double): 24 accumulators + 4 A + 1 broadcast = 29, against 6 to 12 in the full tile's rows
-// there, each broadcast shared by twice the FMAs. Measured on the 2-vCPU Xeon guest, sgemm
+// (double) for the direct path against up to 6 columns of B, where 32 (16) rows would hold only
+// 2 accumulators a column: 24 accumulators + 4 A + 1 broadcast = 29 registers, each broadcast
+// feeding twice the FMAs. Measured on the 2-vCPU Xeon guest, sgemm
 // row-major x W, W within L2, alternated, two rounds, GFLOP/s, 32-row tiles against tall ones:
 // 1 thread 3 / 4 / 5 / 6 x 512 x 512 75-78 / 85-90 / 106-108 / 122 against 91-94 / 115-116 /
 // 125-126 / 143-147; 2 threads 112 / 140 / 152-168 / 165-184 against 129-137 / 167-173 /
