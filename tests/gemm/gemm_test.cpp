@@ -169,9 +169,10 @@ TYPED_TEST(GemmTest, SkinnyShapes) {
               "");
   // A few columns of B (rows of x) against A in place (W as stored) within L2: the direct path,
   // on tiles of twice MR rows where the ISA has them (TileShape::tall_columns), C's column ending
-  // within a tile's first or second half, at its end or one row past it.
+  // within a tile's first or second half, at its end or one row past it; and with A's columns a
+  // page or more apart, the tiles starting on A's lines after a shorter first one.
   for (std::int64_t small : {3, 4, 6})
-    for (std::int64_t rows : {31, 33, 64, 65, 97, 130})
+    for (std::int64_t rows : {31, 33, 64, 65, 97, 130, 1030})
       ASSERT_EQ(this->check(small, rows, 300, Layout::row_major, Transpose::none, Layout::row_major,
                             Transpose::none, Layout::row_major, TypeParam(0.5), TypeParam(-1), 3),
                 "");
