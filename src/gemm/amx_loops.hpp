@@ -468,7 +468,7 @@ GemmKernels<typename V::scalar, SourceA, SourceB> make_amx_kernels(const char* n
   k.rows_in_place_bytes = &AmxRowLoops<V, SourceA, SourceB>::bytes;
   k.rows_in_place_width = L::kRowsInPlaceWidth;
   if constexpr (std::is_same_v<SourceA, std::uint16_t>)
-    k.column_sweep_columns = {L::kSweepColumnsInL2, kernels::kMaxSweepColumns};
+    k.column_sweep_columns[0] = L::kSweepColumnsInL2;  // past L2 the vector kernels' width
   return k;
 }
 

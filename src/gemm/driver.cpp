@@ -796,7 +796,7 @@ bool sweeps_columns(const GemmProblem<float, std::uint16_t, std::uint16_t>& p,
   if (p.n == 1) return p.a_rs == 1 || (p.a_cs == 1 && (loops.pair_dot == nullptr || p.b_rs != 1));
   const std::int64_t a_bytes = p.m * p.k * std::int64_t{sizeof(std::uint16_t)};
   return p.n > 1 && p.a_rs == 1 &&
-         p.n <= loops.column_sweep_columns[a_bytes > kernels::CacheModel::current().l2_streamed];
+         p.n <= loops.sweep_columns(a_bytes, kernels::CacheModel::current().l2_streamed);
 }
 void run(const GemmProblem<float, std::uint16_t, std::uint16_t>& p) {
   const Isa isa = runtime::active_isa();
@@ -893,10 +893,10 @@ void run(const GemmProblem<std::int32_t, std::int8_t, SourceB>& p) {
     return;
   }
   // A few columns (x W with a few rows of x): one sweep of A for all of them.
-  const std::int64_t sweep_columns =
-      loops.column_sweep_columns[p.m * p.k > table.caches.l2_streamed ? 1 : 0];
-  const bool sweep =
-      p.n >= 1 && p.n <= sweep_columns && p.b_rs == 1 && p.m > 0 && p.k > 0 && p.a_rs == 1;
+  const bool sweep = p.n >= 1 &&
+                     p.n <= loops.sweep_columns(p.m * p.k * std::int64_t{sizeof(std::int8_t)},
+                                                table.caches.l2_streamed) &&
+                     p.b_rs == 1 && p.m > 0 && p.k > 0 && p.a_rs == 1;
   if (!sweep) {
     run_widened(p);
     return;

@@ -240,6 +240,10 @@ struct GemmKernels {
   // kernels/column_sweep.hpp), with A within L2 and past it (measured: Loops'
   // make_gemm_kernels, AmxLoops).
   std::array<int, 2> column_sweep_columns{};
+  // Of those, the most against an A of a_bytes, L2 holding l2_bytes of a stream.
+  int sweep_columns(std::int64_t a_bytes, std::int64_t l2_bytes) const {
+    return column_sweep_columns[a_bytes > l2_bytes ? 1 : 0];
+  }
   // int8 only: C = (A - a_zero)(X - x_zero) for C of a few columns (ldc apart), A of contiguous
   // rows (lda apart) and X of contiguous columns (ldx apart), as dot products along A's rows
   // (kernels/row_dot.hpp), with a workspace of row_dot_bytes(k, n) bytes.

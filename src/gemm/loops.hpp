@@ -881,7 +881,8 @@ struct Loops {
         // Whether the kernel may load all its rows: a packed slab is zero-padded, and in place
         // a tile of exactly the kernel's rows (16 x 16 x 16 sgemm on AVX-512: one full vector)
         // needs no masked loads.
-        a.full_rows = !a_in_place || m == (one_vector ? V::width : m > MR ? 2 * MR : MR);
+        const int kernel_rows = one_vector ? V::width : m > MR ? 2 * MR : MR;
+        a.full_rows = !a_in_place || m == kernel_rows;
         std::int64_t jc = 0;
         if (narrow != nullptr && !one_vector && p.n >= options.narrow_columns) {
           jc = p.n / options.narrow_columns * options.narrow_columns;
