@@ -213,6 +213,21 @@ struct Loops {
     }
   }
 
+  // A full-width tile granted `per_tile` vectors of the next block's copy, more than its kc
+  // steps: several a step (kernels::CopyInRuns).
+  static void tile_copying_in_runs(std::int64_t kc, const T* a, PackedB b, const TileC& c,
+                                   std::int64_t per_tile, PackANext& copy) {
+    if constexpr (kCopiesAhead) {
+      using Runs = kernels::CopyInRuns<PackANext>;
+      Runs runs{copy, static_cast<int>((per_tile + kc - 1) / kc)};
+      runs.copy.grant(per_tile);
+      (uses_one_vector(c.rows) ? packed_tile<1, Runs> : packed_tile<MV, Runs>)(kc, a, b, c, &runs,
+                                                                               0);
+      runs.copy.take_back();
+      copy = runs.copy;
+    }
+  }
+
   // The block of A after (jc, pc, ic) in the loops' order, if any: its first row and depth.
   struct NextBlock {
     bool exists = false;
@@ -435,6 +450,8 @@ struct Loops {
                 (uses_one_vector(m) ? packed_tile<1, PrefetchLines>
                                     : packed_tile<MV, PrefetchLines>)(
                     kc, a_packed + ir * kc, b, c, fetch.left > 0 ? &fetch : nullptr, 0);
+              } else if (per_tile > kc) {
+                tile_copying_in_runs(kc, a_packed + ir * kc, b, c, per_tile, copy);
               } else {
                 copy.grant(per_tile);
                 (uses_one_vector(m) ? packed_tile<1>

@@ -104,7 +104,9 @@ void sweep_packed(Isa isa) {
   // Blocks small enough that modest shapes cross every boundary: MC, KC, NC and their remainders.
   const BlockSizes small{2 * mr, 8, 3 * nr, 0};
   const std::set<int> ms = {1, mr - 1, mr + 1, 2 * mr, 5 * mr + 3};
-  const std::set<int> ns = {1, nr - 1, nr + 1, 3 * nr, 7 * nr + 5};
+  // n = NR: one full strip, whose tiles in the short last block of a slice (mr + 3 rows of
+  // 5 mr + 3) copy the next slice's full block at several vectors a depth step.
+  const std::set<int> ns = {1, nr - 1, nr, nr + 1, 3 * nr, 7 * nr + 5};
   int index = 0;
   for (int m : ms)
     for (int n : ns)
