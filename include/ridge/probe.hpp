@@ -125,10 +125,12 @@ struct Report {
   std::string bandwidth_isa;  // whose kernels the sweep ran: the fastest, not always the widest
   std::vector<BandwidthPoint> bandwidth;
   std::vector<BandwidthPlateau> plateaus;
-  // The read rate against the number of page-strided streams, and the most streams read at
-  // nearly the best rate (0: not measured); part of the bandwidth step.
+  // The read rate against the number of page-strided streams, the most streams read at nearly
+  // the best rate and the most read at seven tenths of it (0: not measured); part of the
+  // bandwidth step.
   std::vector<PageStreamPoint> page_streams;
   int sustained_page_streams = 0;
+  int kept_page_streams = 0;
   // The curve (2 MiB pages where the OS grants them, so that TLB misses do not blur the cache
   // steps), then the same sizes at a few points with 4 KiB pages.
   std::vector<LatencyPoint> latency;

@@ -110,10 +110,24 @@ int fma_pipes(const Machine& machine, Isa isa) {
 //    53.2 / 56.8 / 48.2 / 29.9 / 29.0 (AVX-512); `ridge tune` at M = 4 and 8 (f32 and f64, 1
 //    and 2 threads), geometric mean over depth 64: 16 1.47, 32 1.52, 128 1.01.
 // Unmeasured: 64, the depth that costs least where it is wrong (0.85-0.93 of the best on both).
+//
+// Where the rate slopes instead, fewer than kDeepSkinnySlices streams at full rate but at least
+// that many at seven tenths of it (Machine::measured_kept_page_streams), the slices go as deep as
+// the latter: the Zen 5 host (8 streams at full rate, 64 kept in the saved probe; 32 to 40 in
+// others), sgemm row-major on the direct path, x oneDNN, two alternated rounds, at depth 32 / 64
+// / 128 (`skinny_depth` tuned): 16 x 4096 x 4096 on 1 thread 0.70-0.71 / 0.99-1.02 / 0.98-1.19,
+// on 2 threads 0.96-0.98 / 0.87-0.94 / 0.87-1.05; 24 x 4096 x 4096 0.76-0.78 / 1.08-1.09 /
+// 1.14-1.18 and 0.65-0.84 / 0.87-1.04 / 0.83-1.02; the packed path, which it took at 8 streams,
+// 0.77-0.84x on 1 thread and 0.58-0.75x on 2. `ridge tune` there chose 512 (1.34x the model's
+// 8 over its shapes, 64 1.28x, 32 1.21x). The Zen 3 host keeps 8 either way (0.67 of its best at
+// 16 streams), the Xeon guest's cliff leaves it at 32.
 int skinny_depth(const Machine& machine) {
   constexpr int kUnmeasured = 64;
   if (machine.measured_page_streams <= 0) return kUnmeasured;
-  return std::max(4, machine.measured_page_streams / 4 * 4);
+  const bool slope = machine.measured_page_streams < kDeepSkinnySlices &&
+                     machine.measured_kept_page_streams >= kDeepSkinnySlices;
+  const int streams = slope ? machine.measured_kept_page_streams : machine.measured_page_streams;
+  return std::max(4, streams / 4 * 4);
 }
 
 template <class T, class SourceA, class SourceB>

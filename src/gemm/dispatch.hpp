@@ -31,7 +31,10 @@ int fma_pipes(const Machine& machine, Isa isa);
 
 // The deepest depth slice of a skinny product that reads A in place a page per column (unless
 // tuned, GemmTuning::skinny_depth): the page-strided streams the probe measured one core keeps
-// fed (Machine::measured_page_streams), a multiple of 4.
+// fed (Machine::measured_page_streams, or where the rate slopes measured_kept_page_streams), a
+// multiple of 4. From kDeepSkinnySlices on, the direct path keeps B up to 24 columns wide
+// (gemm/driver.cpp, kDirectTallWidth).
+inline constexpr int kDeepSkinnySlices = 32;
 int skinny_depth(const Machine& machine);
 
 // Builds the table of a supported ISA (dispatch.cpp).

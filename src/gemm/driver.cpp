@@ -69,7 +69,6 @@ constexpr std::int64_t kInt8PairDotWidth = 64;
 // (12 float columns, 6 double).
 constexpr std::int64_t kDirectTallWidth = 24;
 constexpr std::int64_t kShallowDirectTallBytes = 48;
-constexpr std::int64_t kDeepSkinnySlices = 32;
 // The widest B against which the packed path, with a column-contiguous A streaming from memory,
 // copies each A block while the tiles of the block before it run (Loops::packed, copy_ahead).
 // Packing such an A, 2 n FLOP per element against B's n columns, takes (bytes of A / DRAM read

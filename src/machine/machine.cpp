@@ -214,6 +214,8 @@ std::string describe(const Machine& m) {
   }
   if (m.measured_page_streams > 0)
     out << "\n          page-strided streams read at full rate: " << m.measured_page_streams;
+  if (m.measured_kept_page_streams > 0)
+    out << ", at seven tenths of it: " << m.measured_kept_page_streams;
   for (const auto& [isa, t] : m.gemm_tuning)
     out << "\n          tuned " << isa << ": " << tuning_text(t);
   out << '\n';
@@ -260,6 +262,8 @@ std::string to_json(const Machine& m) {
   }
   if (m.measured_page_streams > 0)
     out << ", \"measured_page_streams\": " << m.measured_page_streams;
+  if (m.measured_kept_page_streams > 0)
+    out << ", \"measured_kept_page_streams\": " << m.measured_kept_page_streams;
   out << "}";
   return out.str();
 }

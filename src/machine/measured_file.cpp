@@ -198,6 +198,8 @@ void apply_measured(Machine& machine, const MeasuredValues& values) {
       machine.measured_fma_per_cycle[isa] = per_cycle;
   const double page_streams = value(kPageStreamsKey);
   machine.measured_page_streams = page_streams <= 1 << 20 ? static_cast<int>(page_streams) : 0;
+  const double kept = value(kKeptPageStreamsKey);
+  machine.measured_kept_page_streams = kept <= 1 << 20 ? static_cast<int>(kept) : 0;
   machine.gemm_tuning.clear();
   for (const auto& entry : values) {
     const std::string& key = entry.first;

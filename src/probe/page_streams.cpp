@@ -65,13 +65,13 @@ std::vector<PageStreamPoint> measure_page_streams(const SamplingPolicy& policy) 
   return points;
 }
 
-int sustained_page_streams(const std::vector<PageStreamPoint>& points) {
+int sustained_page_streams(const std::vector<PageStreamPoint>& points, double share) {
   std::vector<PageStreamPoint> sorted = points;
   std::ranges::sort(sorted, {}, &PageStreamPoint::streams);
   double best = 0;
   int sustained = 0;
   for (const PageStreamPoint& p : sorted) {
-    if (p.gbs.median <= 0 || p.gbs.median < kSustainedShare * best) break;
+    if (p.gbs.median <= 0 || p.gbs.median < share * best) break;
     best = std::max(best, p.gbs.median);
     sustained = p.streams;
   }

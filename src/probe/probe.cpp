@@ -214,6 +214,7 @@ Report run(const Options& o) {
     progress("page-strided streams");
     r.page_streams = detail::measure_page_streams(policy);
     r.sustained_page_streams = detail::sustained_page_streams(r.page_streams);
+    r.kept_page_streams = detail::sustained_page_streams(r.page_streams, detail::kKeptShare);
   }
 
   if (o.coherence && cpus > 1) {

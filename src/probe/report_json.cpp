@@ -90,7 +90,8 @@ std::string to_json(const Report& r) {
     for (std::size_t i = 0; i < r.page_streams.size(); ++i)
       out << (i ? ", " : "") << "{\"streams\": " << r.page_streams[i].streams
           << ", \"gbs\": " << figure(r.page_streams[i].gbs) << '}';
-    out << "],\n\"sustained_page_streams\": " << r.sustained_page_streams;
+    out << "],\n\"sustained_page_streams\": " << r.sustained_page_streams
+        << ",\n\"kept_page_streams\": " << r.kept_page_streams;
   }
 
   out << ",\n\"latency_ns\": [";

@@ -47,6 +47,7 @@ std::string save(const Report& r) {
   }
   if (r.sustained_page_streams > 0)
     values[ridge::machine::kPageStreamsKey] = r.sustained_page_streams;
+  if (r.kept_page_streams > 0) values[ridge::machine::kKeptPageStreamsKey] = r.kept_page_streams;
   for (const char* type : {"f64", "f32", "bf16", "int8"})
     for (bool all : {false, true})
       if (const double best = best_peak(r, type, all); best > 0)

@@ -186,6 +186,15 @@ TEST(Blocking, SkinnyDepthFollowsTheMeasuredPageStreams) {
   EXPECT_EQ(gemm_detail::skinny_depth(m), 48);  // whole 4-deep steps
   m.measured_page_streams = 2;
   EXPECT_EQ(gemm_detail::skinny_depth(m), 4);
+  // A slope: few streams at full rate, many at seven tenths of it.
+  m.measured_page_streams = 8;
+  m.measured_kept_page_streams = 64;
+  EXPECT_EQ(gemm_detail::skinny_depth(m), 64);
+  m.measured_kept_page_streams = 24;  // an early fall: the full-rate count
+  EXPECT_EQ(gemm_detail::skinny_depth(m), 8);
+  m.measured_page_streams = 32;  // a cliff past the full-rate count: that count
+  m.measured_kept_page_streams = 48;
+  EXPECT_EQ(gemm_detail::skinny_depth(m), 32);
 }
 
 // Copying ahead, the packed path's two A blocks have an eighth of the model's rows at their depth,

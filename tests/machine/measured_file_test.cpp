@@ -131,15 +131,19 @@ TEST(MeasuredFile, BandwidthAndPeakReachTheMachine) {
                               {machine::peak_key("f32", "1"), 240.0},
                               {machine::fma_per_cycle_key("avx512"), 1.92},
                               {machine::fma_per_cycle_key("avx2"), -1.0},
-                              {machine::kPageStreamsKey, 40.0}});
+                              {machine::kPageStreamsKey, 40.0},
+                              {machine::kKeptPageStreamsKey, 56.0}});
   EXPECT_DOUBLE_EQ(m.caches[2].measured_read_gbs, 27.6);  // every CPU reading: 55.2 over 2
   EXPECT_DOUBLE_EQ(m.caches[1].measured_read_gbs, 185.0);  // only the one-thread figure
   EXPECT_EQ(m.caches[0].measured_read_gbs, 0.0);           // a write plateau is not a read one
   EXPECT_DOUBLE_EQ(m.measured_f32_gflops, 240.0);
   EXPECT_EQ(m.measured_fma_per_cycle, (std::map<std::string, double>{{"avx512", 1.92}}));
   EXPECT_EQ(m.measured_page_streams, 40);
-  machine::apply_measured(m, {{machine::kPageStreamsKey, 1e12}});  // no int holds it: dropped
+  EXPECT_EQ(m.measured_kept_page_streams, 56);
+  machine::apply_measured(
+      m, {{machine::kPageStreamsKey, 1e12}, {machine::kKeptPageStreamsKey, 1e12}});  // dropped
   EXPECT_EQ(m.measured_page_streams, 0);
+  EXPECT_EQ(m.measured_kept_page_streams, 0);
   EXPECT_EQ(machine::peak_key("f32", "1"), "peak_gflops.f32.1");
   EXPECT_EQ(machine::fma_per_cycle_key("avx2"), "fma_per_cycle.avx2");
   EXPECT_EQ(machine::bandwidth_key("read", "l3", "all"), "bandwidth_gbs.read.l3.all");
@@ -165,6 +169,7 @@ TEST(MeasuredFile, DetectReadsWhatProbeSaved) {
   scalar.one_thread.median = 14.0;
   report.peaks = {avx2, scalar};
   report.sustained_page_streams = 48;
+  report.kept_page_streams = 64;
   const std::string path = probe::save(report);
   EXPECT_EQ(path, measured_machine_path(report.machine));
   EXPECT_EQ(path.rfind(dir.string(), 0), 0u) << path;
@@ -188,6 +193,9 @@ TEST(MeasuredFile, DetectReadsWhatProbeSaved) {
   EXPECT_EQ(m.measured_page_streams, 48);
   EXPECT_NE(describe(m).find("streams read at full rate: 48"), std::string::npos) << describe(m);
   EXPECT_NE(to_json(m).find("\"measured_page_streams\": 48"), std::string::npos) << to_json(m);
+  EXPECT_EQ(m.measured_kept_page_streams, 64);
+  EXPECT_NE(describe(m).find("at seven tenths of it: 64"), std::string::npos) << describe(m);
+  EXPECT_NE(to_json(m).find("\"measured_kept_page_streams\": 64"), std::string::npos) << to_json(m);
   EXPECT_NE(describe(m).find("measured"), std::string::npos);
   EXPECT_NE(describe(m).find("streaming"), std::string::npos);
   EXPECT_NE(to_json(m).find("\"measured_bytes\""), std::string::npos);

@@ -28,6 +28,7 @@ probe::Report synthetic_report() {
   r.plateaus.push_back({"read", "l1", 1, 190, 2, false});
   r.page_streams = {{16, {28.0, 0.02, 5, false}}, {64, {10.0, 0.05, 5, false}}};
   r.sustained_page_streams = 16;
+  r.kept_page_streams = 24;
   r.latency.push_back({4096, true, 1.0, figure(1.1)});
   r.latency.push_back({1 << 30, true, 1.0, figure(190)});
   r.latency.push_back({1 << 30, false, 0.0, figure(300)});
@@ -60,6 +61,7 @@ TEST(ProbeJson, HasTheDocumentedKeys) {
   EXPECT_EQ(j["page_streams"][1]["streams"].get<int>(), 64);
   EXPECT_DOUBLE_EQ(j["page_streams"][1]["gbs"]["median"].get<double>(), 10.0);
   EXPECT_EQ(j["sustained_page_streams"].get<int>(), 16);
+  EXPECT_EQ(j["kept_page_streams"].get<int>(), 24);
   const nlohmann::json& matrix = j["core_to_core_ns"];
   ASSERT_EQ(matrix.size(), 2u);
   ASSERT_EQ(matrix[0].size(), 2u);
