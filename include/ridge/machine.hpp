@@ -89,8 +89,8 @@ struct Machine {
   // in turn, as the probe measured it; 0 when not measured. Bounds the depth slices of the GEMM
   // paths that read A so.
   int measured_page_streams = 0;
-  // The most it read at seven tenths of that rate (0 when not measured): where the rate slopes
-  // rather than falls off a cliff, well past measured_page_streams.
+  // The most such columns it read at seven tenths of its best rate (0 when not measured): where
+  // the rate slopes rather than falls off a cliff, well past measured_page_streams.
   int measured_kept_page_streams = 0;
   std::vector<int> cpu_ids;        // their ids
 

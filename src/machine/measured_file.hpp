@@ -42,7 +42,7 @@ std::string peak_key(const std::string& type, const std::string& threads);
 std::string fma_per_cycle_key(const std::string& isa);
 // The most page-strided read streams one core keeps fed (probe::Report::sustained_page_streams).
 inline constexpr const char* kPageStreamsKey = "page_streams";
-// The most it keeps fed at seven tenths of that rate (probe::Report::kept_page_streams).
+// The most it reads at seven tenths of its best rate (probe::Report::kept_page_streams).
 inline constexpr const char* kKeptPageStreamsKey = "page_streams_kept";
 // "bandwidth_gbs.<kernel>.<level>.<threads>": a measured bandwidth plateau (kernel "read",
 // "write", ...; level "l1" .. "l3", "dram").

@@ -27,10 +27,9 @@ std::vector<PageStreamPoint> measure_page_streams(const SamplingPolicy& policy);
 inline constexpr double kSustainedShare = 0.9;
 // The same at kKeptShare of the best: the streams the memory system still keeps fed, if not at
 // full rate. Where the rate falls off a cliff the two counts are close (the Xeon guest: 32 and 48
-// streams); where it slopes they part (the Zen 5 host: 8 to 24 at nine tenths, 32 to 40 at seven,
+// streams); where it slopes they part (the Zen 5 host: 8 to 24 at nine tenths, 32 to 64 at seven,
 // its rate at 32 streams 0.74-0.86 of the best in five runs; the Zen 3 host: 8 and 8, 0.67 at
-// 16 and 0.57 at 32). The GEMM's direct path reads a few dozen columns of B that way
-// (gemm/driver.cpp, direct_tall_width).
+// 16 and 0.57 at 32). The skinny GEMM slices then go deeper (gemm/dispatch.cpp, skinny_depth).
 inline constexpr double kKeptShare = 0.7;
 int sustained_page_streams(const std::vector<PageStreamPoint>& points,
                            double share = kSustainedShare);
