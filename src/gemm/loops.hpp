@@ -213,19 +213,25 @@ struct Loops {
     }
   }
 
-  // A full-width tile granted `per_tile` vectors of the next block's copy, more than its kc
-  // steps: several a step (kernels::CopyInRuns).
-  static void tile_copying_in_runs(std::int64_t kc, const T* a, PackedB b, const TileC& c,
-                                   std::int64_t per_tile, PackANext& copy) {
+  // A full-width tile of the packed path that also copies up to `per_tile` vectors of the next
+  // A block (`copy`; null where there is none): a vector a k step, or several where that is more
+  // than its kc steps (kernels::CopyInRuns).
+  static void copying_tile(std::int64_t kc, const T* a, PackedB b, const TileC& c,
+                           std::int64_t per_tile, PackANext* copy) {
+    const bool one_vector = uses_one_vector(c.rows);
+    if (copy != nullptr) copy->grant(per_tile);
     if constexpr (kCopiesAhead) {
-      using Runs = kernels::CopyInRuns<PackANext>;
-      Runs runs{copy, static_cast<int>((per_tile + kc - 1) / kc)};
-      runs.copy.grant(per_tile);
-      (uses_one_vector(c.rows) ? packed_tile<1, Runs> : packed_tile<MV, Runs>)(kc, a, b, c, &runs,
-                                                                               0);
-      runs.copy.take_back();
-      copy = runs.copy;
+      if (per_tile > kc) {
+        using Runs = kernels::CopyInRuns<PackANext>;
+        Runs runs{*copy, static_cast<int>((per_tile + kc - 1) / kc)};
+        (one_vector ? packed_tile<1, Runs> : packed_tile<MV, Runs>)(kc, a, b, c, &runs, 0);
+        *copy = runs.copy;
+        copy->take_back();
+        return;
+      }
     }
+    (one_vector ? packed_tile<1> : packed_tile<MV>)(kc, a, b, c, copy, 0);
+    if (copy != nullptr) copy->take_back();
   }
 
   // The block of A after (jc, pc, ic) in the loops' order, if any: its first row and depth.
@@ -447,17 +453,12 @@ struct Loops {
                 (uses_one_vector(m) ? kStrips<1, NR, PackedB> : kStrips<MV, NR, PackedB>)[n - 1](
                     kc, PanelA{a_packed + ir * kc, MR, true, 0}, b, c);
               } else if (strip_by_strip) {
-                (uses_one_vector(m) ? packed_tile<1, PrefetchLines>
-                                    : packed_tile<MV, PrefetchLines>)(
-                    kc, a_packed + ir * kc, b, c, fetch.left > 0 ? &fetch : nullptr, 0);
-              } else if (per_tile > kc) {
-                tile_copying_in_runs(kc, a_packed + ir * kc, b, c, per_tile, copy);
+                (uses_one_vector(m)
+                     ? packed_tile<1, PrefetchLines>
+                     : packed_tile<MV, PrefetchLines>)(kc, a_packed + ir * kc, b, c,
+                                                       fetch.left > 0 ? &fetch : nullptr, 0);
               } else {
-                copy.grant(per_tile);
-                (uses_one_vector(m) ? packed_tile<1>
-                                    : packed_tile<MV>)(kc, a_packed + ir * kc, b, c,
-                                                       next.exists ? &copy : nullptr, 0);
-                copy.take_back();
+                copying_tile(kc, a_packed + ir * kc, b, c, per_tile, next.exists ? &copy : nullptr);
               }
             }
             // The epilogue on the strip of MC x NR the column of tiles just wrote, still in L1 or

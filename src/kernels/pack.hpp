@@ -183,15 +183,15 @@ struct PackAInSteps {
 };
 
 // A copy's side work at `per_step` vectors a k step, for a k loop granted more of the copy than
-// it has steps: the tiles of a short block (the last rows of a slice) ahead of a full one, which
-// would otherwise leave most of that block's copy to finish(), whose loads from memory then wait
-// one after another (PackAInSteps fetches only a few lines ahead of itself). On the Zen 5 host
-// (AVX-512, blocks of 288 rows at 4096 rows), sgemm 48 x 4096 x 4096 row-major: each slice's
-// last block, 64 rows, was granted 3384 vectors for 1504 steps, and on 2 threads finish() took
-// 11% of the samples. Against one vector a step, alternated, three rounds, x oneDNN: 2 threads
-// 32 / 48 / 64 / 128 x 4096 x 4096 0.75-0.80 / 0.48-0.80 / 0.65-0.80 / 0.89-0.97 -> 0.82-0.84 /
-// 0.83-0.86 / 0.80-0.84 / 0.95-0.97; 1 thread 48 / 64 rows 178-191 / 201-208 -> 187-194 /
-// 206-210 GFLOP/s.
+// it has steps (a type of its own, so that the usual loop's one vector a step keeps no count): the
+// tiles of a short block (the last rows of a slice) ahead of a full one, which would otherwise
+// leave most of that block's copy to finish(), whose loads from memory then wait one after another
+// (PackAInSteps fetches only a few lines ahead of itself). On the Zen 5 host (AVX-512, blocks of
+// 288 rows at 4096 rows), sgemm 48 x 4096 x 4096 row-major: each slice's last block, 64 rows, was
+// granted 3384 vectors for 1504 steps, and on 2 threads finish() took 11% of the samples. Against
+// one vector a step, alternated, three rounds, x oneDNN: 2 threads 32 / 48 / 64 / 128 x 4096 x 4096
+// 0.75-0.80 / 0.48-0.80 / 0.65-0.80 / 0.89-0.97 -> 0.82-0.84 / 0.83-0.86 / 0.80-0.84 / 0.95-0.97; 1
+// thread 48 / 64 rows 178-191 / 201-208 -> 187-194 / 206-210 GFLOP/s.
 template <class Copy>
 struct CopyInRuns {
   Copy copy;

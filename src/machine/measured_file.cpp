@@ -196,10 +196,12 @@ void apply_measured(Machine& machine, const MeasuredValues& values) {
   for (const char* isa : {"generic", "avx2", "avx512"})
     if (const double per_cycle = value(fma_per_cycle_key(isa)); per_cycle > 0)
       machine.measured_fma_per_cycle[isa] = per_cycle;
-  const double page_streams = value(kPageStreamsKey);
-  machine.measured_page_streams = page_streams <= 1 << 20 ? static_cast<int>(page_streams) : 0;
-  const double kept = value(kKeptPageStreamsKey);
-  machine.measured_kept_page_streams = kept <= 1 << 20 ? static_cast<int>(kept) : 0;
+  const auto stream_count = [&](const char* key) {  // 0 where no int of a sane size holds it
+    const double streams = value(key);
+    return streams <= 1 << 20 ? static_cast<int>(streams) : 0;
+  };
+  machine.measured_page_streams = stream_count(kPageStreamsKey);
+  machine.measured_kept_page_streams = stream_count(kKeptPageStreamsKey);
   machine.gemm_tuning.clear();
   for (const auto& entry : values) {
     const std::string& key = entry.first;
