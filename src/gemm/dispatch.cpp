@@ -157,8 +157,8 @@ TypedKernels<T, SourceA, SourceB> make_gemm_kernels(Isa isa) {
   return t;
 }
 
-template <class T>
-const BlockSizes& derive_tuned_blocks(Isa isa, const TypedKernels<T>& table,
+template <class T, class SourceA, class SourceB>
+const BlockSizes& derive_tuned_blocks(Isa isa, const TypedKernels<T, SourceA, SourceB>& table,
                                       const GemmTuning& tuning) {
   static std::mutex mutex;
   static std::deque<TunedBlocks> kept;  // never freed: a call may still read an older entry
@@ -166,23 +166,27 @@ const BlockSizes& derive_tuned_blocks(Isa isa, const TypedKernels<T>& table,
   const TunedBlocks& t = kept.emplace_back(
       TunedBlocks{&tuning, derive_block_sizes(Machine::current(), table.kernels.mr,
                                               table.kernels.nr, sizeof(T), tuning)});
-  g_tuned_blocks<T>[static_cast<int>(isa)].store(&t, std::memory_order_release);
+  g_tuned_blocks<T, SourceA, SourceB>[static_cast<int>(isa)].store(&t, std::memory_order_release);
   if (runtime::verbose())
     std::fprintf(stderr, "ridge: %s %s gemm, tuned: MC=%lld (A in L%d) KC=%lld NC=%lld\n",
-                 isa_name(isa), sizeof(T) == 4 ? "f32" : "f64",
+                 isa_name(isa), types_name<T, SourceA, SourceB>(),
                  static_cast<long long>(t.blocks.mc), t.blocks.a_level,
                  static_cast<long long>(t.blocks.kc), static_cast<long long>(t.blocks.nc));
   return t.blocks;
 }
 
-template const BlockSizes& derive_tuned_blocks(Isa, const TypedKernels<float>&,
-                                               const GemmTuning&);
-template const BlockSizes& derive_tuned_blocks(Isa, const TypedKernels<double>&,
-                                               const GemmTuning&);
 template TypedKernels<float> make_gemm_kernels(Isa);
 template TypedKernels<double> make_gemm_kernels(Isa);
 template TypedKernels<float, std::uint16_t, std::uint16_t> make_gemm_kernels(Isa);
 template TypedKernels<std::int32_t, std::int8_t, std::uint8_t> make_gemm_kernels(Isa);
 template TypedKernels<std::int32_t, std::int8_t, std::int8_t> make_gemm_kernels(Isa);
+template const BlockSizes& derive_tuned_blocks(Isa, const TypedKernels<float>&, const GemmTuning&);
+template const BlockSizes& derive_tuned_blocks(Isa, const TypedKernels<double>&, const GemmTuning&);
+template const BlockSizes& derive_tuned_blocks(
+    Isa, const TypedKernels<float, std::uint16_t, std::uint16_t>&, const GemmTuning&);
+template const BlockSizes& derive_tuned_blocks(
+    Isa, const TypedKernels<std::int32_t, std::int8_t, std::uint8_t>&, const GemmTuning&);
+template const BlockSizes& derive_tuned_blocks(
+    Isa, const TypedKernels<std::int32_t, std::int8_t, std::int8_t>&, const GemmTuning&);
 
 }  // namespace ridge::gemm_detail

@@ -59,19 +59,26 @@ struct TunedBlocks {
   const GemmTuning* tuning = nullptr;
   BlockSizes blocks;
 };
-template <class T>
+template <class T, class SourceA = T, class SourceB = T>
 inline std::atomic<const TunedBlocks*> g_tuned_blocks[3];
 
 // Derives and publishes the blocks of `tuning` (dispatch.cpp).
-template <class T>
-const BlockSizes& derive_tuned_blocks(Isa isa, const TypedKernels<T>& table,
+template <class T, class SourceA, class SourceB>
+const BlockSizes& derive_tuned_blocks(Isa isa, const TypedKernels<T, SourceA, SourceB>& table,
                                       const GemmTuning& tuning);
 
 // The blocks a call on `isa` uses under `tuning`: the table's unless the tuning changes them.
-template <class T>
-const BlockSizes& tuned_blocks(Isa isa, const TypedKernels<T>& table, const GemmTuning& tuning) {
-  if (tuning.a_level == 0 && tuning.b_l1_ways == 0 && tuning.slab_depth == 0) return table.blocks;
-  const TunedBlocks* t = g_tuned_blocks<T>[static_cast<int>(isa)].load(std::memory_order_acquire);
+// The tuning describes the FMA tiles' blocks, for every element type of the ISA path (their A
+// streams ask the same bytes a cycle: MR rows of 4 bytes, a float, a bf16 pair or an int8 quad,
+// per NR products); the tile registers' (AMX) blocks are their own (tile_register_block_sizes).
+template <class T, class SourceA, class SourceB>
+const BlockSizes& tuned_blocks(Isa isa, const TypedKernels<T, SourceA, SourceB>& table,
+                               const GemmTuning& tuning) {
+  if (table.kernels.step_multiple > 1 ||
+      (tuning.a_level == 0 && tuning.b_l1_ways == 0 && tuning.slab_depth == 0))
+    return table.blocks;
+  const TunedBlocks* t =
+      g_tuned_blocks<T, SourceA, SourceB>[static_cast<int>(isa)].load(std::memory_order_acquire);
   if (t != nullptr && t->tuning == &tuning) return t->blocks;
   return derive_tuned_blocks(isa, table, tuning);
 }

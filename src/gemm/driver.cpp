@@ -737,7 +737,8 @@ void run_widened(const GemmProblem<T, SourceA, SourceB>& p) {
   const GemmKernels<T, SourceA, SourceB>& loops = table.kernels;
   const std::int64_t steps = loops.steps(p.k);
   const PackedOptions options = widened_options(p, table);
-  const BlockSizes blocks = blocks_for_columns(table.blocks, p.n, loops.mr, loops.nr);
+  const BlockSizes blocks = blocks_for_columns(tuned_blocks(isa, table, runtime::gemm_tuning(isa)),
+                                               p.n, loops.mr, loops.nr);
   using Problem = GemmProblem<T, SourceA, SourceB>;
   run_in_blocks(
       p, thread_count(p.m * p.n * steps), loops.width, loops.nr,
@@ -845,7 +846,8 @@ void run(const GemmProblem<float, std::uint16_t, std::uint16_t>& p) {
     if (run_without_product(p, isa)) return;
     const TypedKernels<float, std::uint16_t, std::uint16_t>& table =
         gemm_kernels<float, std::uint16_t, std::uint16_t>(isa);
-    const BlockSizes blocks = blocks_for_columns(table.blocks, p.n, loops.mr, loops.nr);
+    const BlockSizes blocks = blocks_for_columns(
+        tuned_blocks(isa, table, runtime::gemm_tuning(isa)), p.n, loops.mr, loops.nr);
     run_rows_in_place(p, loops,
                       packed_plan(loops.steps(p.k), blocks, loops.mr, loops.nr,
                                   widened_options(p, table).copy_ahead, loops.step_multiple)
@@ -988,10 +990,10 @@ void run_prepacked_narrow(const GemmProblem<T, SourceA, SourceB>& p, const Prepa
   // columns of C, which pay only where A is packed during the call (blocks_for_columns): with
   // them 16 / 32 / 64 x 4096 x 4096 on the Xeon's tiles, 2 threads, ran at 0.81x / 0.71x / 0.74x
   // (bf16) and 0.79x / 0.69x / 0.68x (u8s8).
-  BlockSizes model = table.blocks;
+  BlockSizes tuned = tuned_blocks(isa, table, runtime::gemm_tuning(isa));
   if (std::is_same_v<T, std::int32_t> || (p.alpha == 1 && (p.beta == 0 || p.beta == 1)))
-    model.narrow_kc = 0;
-  const BlockSizes blocks = blocks_for_columns(model, p.n, loops.mr, loops.nr);
+    tuned.narrow_kc = 0;
+  const BlockSizes blocks = blocks_for_columns(tuned, p.n, loops.mr, loops.nr);
   const std::int64_t depth =
       packed_plan(steps, blocks, loops.mr, loops.nr, options.copy_ahead, loops.step_multiple).depth;
   const bool sums = loops.depth_group == 4;

@@ -10,6 +10,8 @@
 #include "gemm/kernel_set.hpp"
 #include "kernels/cache_model.hpp"
 #include "kernels/tile_shapes.hpp"
+#include "ridge/ridge.hpp"
+#include "runtime/tuning.hpp"
 
 namespace ridge::test {
 namespace {
@@ -56,6 +58,39 @@ TEST(Blocking, TunedWaysSetTheDepth) {
   // A shallower KC fits more rows of A and columns of B in the same bytes.
   EXPECT_GT(gemm_detail::derive_block_sizes(zen4, 32, 12, 4, {.a_level = 3, .b_l1_ways = 4}).mc,
             768);
+}
+
+// The tuning's blocks reach the FMA tiles of every element type on the ISA path (a float, a bf16
+// pair and an int8 quad: 4 bytes of A a row per NR products), not the tile registers, whose
+// blocks are their own.
+TEST(Blocking, TuningReachesEveryElementTypesTiles) {
+  const Isa isa = active_isa();
+  const GemmTuning before = gemm_tuning(isa);
+  for (const GemmTuning& tuning :
+       {GemmTuning{.a_level = 2, .b_l1_ways = 2}, GemmTuning{.a_level = 3, .b_l1_ways = 16}}) {
+    set_gemm_tuning(isa, tuning);
+    const GemmTuning& in_force = runtime::gemm_tuning(isa);
+    const auto expect_tuned = [&](const auto& table, int step_bytes, const char* type) {
+      const gemm_detail::BlockSizes& b = gemm_detail::tuned_blocks(isa, table, in_force);
+      if (table.kernels.step_multiple > 1) {
+        EXPECT_EQ(&b, &table.blocks) << type;
+        return;
+      }
+      const gemm_detail::BlockSizes want = gemm_detail::derive_block_sizes(
+          Machine::current(), table.kernels.mr, table.kernels.nr, step_bytes, tuning);
+      EXPECT_EQ(b.a_level, tuning.a_level) << type;
+      EXPECT_EQ(b.kc, want.kc) << type;
+      EXPECT_EQ(b.mc, want.mc) << type;
+      EXPECT_EQ(b.nc, want.nc) << type;
+    };
+    expect_tuned(gemm_detail::gemm_kernels<float>(isa), 4, "f32");
+    expect_tuned(gemm_detail::gemm_kernels<double>(isa), 8, "f64");
+    expect_tuned(gemm_detail::gemm_kernels<float, std::uint16_t, std::uint16_t>(isa), 4, "bf16");
+    expect_tuned(gemm_detail::gemm_kernels<std::int32_t, std::int8_t, std::uint8_t>(isa), 4,
+                 "u8s8");
+    expect_tuned(gemm_detail::gemm_kernels<std::int32_t, std::int8_t, std::int8_t>(isa), 4, "s8s8");
+  }
+  set_gemm_tuning(isa, before);
 }
 
 TEST(Blocking, DoubleHalvesTheDepthForTheSameBytes) {

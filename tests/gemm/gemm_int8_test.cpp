@@ -13,6 +13,7 @@
 #include <cstring>
 #include <random>
 #include <set>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -505,6 +506,25 @@ TEST(GemmInt8, ExtremeOperandsStayExact) {
       check(y, as, bs, rng);
     }
   }
+}
+
+// Every block tuning `ridge tune` may save, on the packed path across its depth slices and
+// blocks, with zero points: exact.
+TEST(GemmInt8, ExactUnderEveryBlockTuning) {
+  std::mt19937 rng(4);
+  const Isa isa = active_isa();
+  const GemmTuning before = gemm_tuning(isa);
+  for (int a_level : {2, 3})
+    for (int ways : {2, 16}) {
+      set_gemm_tuning(isa, {.a_level = a_level, .b_l1_ways = ways});
+      SCOPED_TRACE("a_level " + std::to_string(a_level) + ", b_l1_ways " + std::to_string(ways));
+      Case<std::uint8_t> x;
+      x.m = 300, x.n = 140, x.k = 2051;
+      x.ao = 7, x.bo = -3;
+      check(x, random_bytes<std::uint8_t>(x.m * x.k, rng),
+            random_bytes<std::int8_t>(x.k * x.n, rng), rng);
+    }
+  set_gemm_tuning(isa, before);
 }
 
 // A few rows of x against a wide W (x W, W row-major): the column sweep (for 4 and 6 rows where W

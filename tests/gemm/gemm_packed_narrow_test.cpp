@@ -134,6 +134,29 @@ TEST(GemmPackedBf16, MatchesTheUnpackedCallBitForBit) {
   set_num_threads(saved_threads);
 }
 
+// Under a tuning of the blocks (ridge tune's a_level and b_l1_ways) the packed call takes the
+// unpacked call's depth slices, which fix a float C's rounding where alpha and beta scale it.
+TEST(GemmPackedBf16, MatchesTheUnpackedCallUnderTunedBlocks) {
+  std::mt19937 rng(22);
+  const Isa isa = active_isa();
+  const GemmTuning before = gemm_tuning(isa);
+  for (const GemmTuning& tuning :
+       {GemmTuning{.a_level = 2, .b_l1_ways = 2}, GemmTuning{.a_level = 3, .b_l1_ways = 16}}) {
+    set_gemm_tuning(isa, tuning);
+    for (const Shape& s : {Shape{100, 130, 701, false, false}, Shape{96, 100, 2050, false, true},
+                           Shape{600, 50, 2000, true, false}}) {
+      Bf16Case t(s, rng);
+      const PackedMatrix packed(t.b.view());
+      std::vector<float> expected = t.c, got = t.c;
+      gemm(0.5f, t.a.view(), t.b.view(), 2.0f, c_view(expected, s, t.ldc));
+      gemm(0.5f, t.a.view(), packed, 2.0f, c_view(got, s, t.ldc));
+      EXPECT_TRUE(same_bits(got, expected)) << describe(s, num_threads()) << ", a_level "
+                                            << tuning.a_level << ", b_l1_ways " << tuning.b_l1_ways;
+    }
+  }
+  set_gemm_tuning(isa, before);
+}
+
 TEST(GemmPackedBf16, SpecialValuesAndEpilogueAsTheUnpackedCall) {
   std::mt19937 rng(23);
   for (const Shape& s : {Shape{1, 64, 101, false, false}, Shape{20, 40, 30, false, false},
