@@ -33,6 +33,12 @@ struct GemmTuning {
   // to the hardware prefetchers (the model: they do where the probe measured at least 16
   // page-strided streams kept fed, or measured none).
   int stream_prefetch = 0;
+  // a_level and b_l1_ways for the tiles of dot products on bf16 pairs and int8 pairs or quads
+  // (VDPBF16PS, VPDPBUSD, VPMADDWD), tuned apart: their A streams ask the same bytes a cycle as
+  // the float tiles', but measured on Zen 5 they gained from A in L2 where float did not
+  // (docs/notes/blocks-per-host-2026-12-06.md).
+  int dot_a_level = 0;
+  int dot_b_l1_ways = 0;
 
   // Every field zero or in its range (depths 4 .. 65536, multiples of 4: packing transposes
   // 4 x 4 blocks).
@@ -42,7 +48,9 @@ struct GemmTuning {
     };
     return (a_level == 0 || a_level == 2 || a_level == 3) && depth_ok(slab_depth) &&
            depth_ok(skinny_depth) && tall_a_path >= 0 && tall_a_path <= 2 && b_l1_ways >= 0 &&
-           b_l1_ways <= 64 && stream_prefetch >= 0 && stream_prefetch <= 2;
+           b_l1_ways <= 64 && stream_prefetch >= 0 && stream_prefetch <= 2 &&
+           (dot_a_level == 0 || dot_a_level == 2 || dot_a_level == 3) && dot_b_l1_ways >= 0 &&
+           dot_b_l1_ways <= 64;
   }
   friend bool operator==(const GemmTuning&, const GemmTuning&) = default;
 };

@@ -163,9 +163,9 @@ const BlockSizes& derive_tuned_blocks(Isa isa, const TypedKernels<T, SourceA, So
   static std::mutex mutex;
   static std::deque<TunedBlocks> kept;  // never freed: a call may still read an older entry
   const std::lock_guard lock(mutex);
-  const TunedBlocks& t = kept.emplace_back(
-      TunedBlocks{&tuning, derive_block_sizes(Machine::current(), table.kernels.mr,
-                                              table.kernels.nr, sizeof(T), tuning)});
+  const TunedBlocks& t = kept.emplace_back(TunedBlocks{
+      &tuning, derive_block_sizes(Machine::current(), table.kernels.mr, table.kernels.nr, sizeof(T),
+                                  tiles_tuning(table.kernels, tuning))});
   g_tuned_blocks<T, SourceA, SourceB>[static_cast<int>(isa)].store(&t, std::memory_order_release);
   if (runtime::verbose())
     std::fprintf(stderr, "ridge: %s %s gemm, tuned: MC=%lld (A in L%d) KC=%lld NC=%lld\n",

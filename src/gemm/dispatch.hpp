@@ -67,15 +67,25 @@ template <class T, class SourceA, class SourceB>
 const BlockSizes& derive_tuned_blocks(Isa isa, const TypedKernels<T, SourceA, SourceB>& table,
                                       const GemmTuning& tuning);
 
-// The blocks a call on `isa` uses under `tuning`: the table's unless the tuning changes them.
-// The tuning describes the FMA tiles' blocks, for every element type of the ISA path (their A
-// streams ask the same bytes a cycle: MR rows of 4 bytes, a float, a bf16 pair or an int8 quad,
-// per NR products); the tile registers' (AMX) blocks are their own (tile_register_block_sizes).
+// The fields of `tuning` that size the blocks of `kernels`' tiles: the float tiles' a_level and
+// b_l1_ways, or for dot products on pairs or quads (depth_group > 1) their own.
+template <class T, class SourceA, class SourceB>
+GemmTuning tiles_tuning(const GemmKernels<T, SourceA, SourceB>& kernels, const GemmTuning& tuning) {
+  if (kernels.depth_group == 1) return tuning;
+  GemmTuning t = tuning;
+  t.a_level = tuning.dot_a_level;
+  t.b_l1_ways = tuning.dot_b_l1_ways;
+  return t;
+}
+
+// The blocks a call on `isa` uses under `tuning`: the table's unless the tuning changes them
+// (tiles_tuning). The tile registers' (AMX) blocks are their own (tile_register_block_sizes).
 template <class T, class SourceA, class SourceB>
 const BlockSizes& tuned_blocks(Isa isa, const TypedKernels<T, SourceA, SourceB>& table,
                                const GemmTuning& tuning) {
+  const GemmTuning tiles = tiles_tuning(table.kernels, tuning);
   if (table.kernels.step_multiple > 1 ||
-      (tuning.a_level == 0 && tuning.b_l1_ways == 0 && tuning.slab_depth == 0))
+      (tiles.a_level == 0 && tiles.b_l1_ways == 0 && tiles.slab_depth == 0))
     return table.blocks;
   const TunedBlocks* t =
       g_tuned_blocks<T, SourceA, SourceB>[static_cast<int>(isa)].load(std::memory_order_acquire);

@@ -1,4 +1,4 @@
-// The values `ridge tune` tries for each GemmTuning field, one field at a time from the model's
+// The values `ridge tune` tries for each GemmTuning field, one step at a time from the model's
 // choices; the tests run GEMM under every one of them on every ISA path.
 #pragma once
 
@@ -15,24 +15,37 @@ struct TuningField {
   void (*set)(GemmTuning&, std::int64_t);
 };
 
-inline const std::vector<TuningField>& tuning_fields() {
-  static const std::vector<TuningField> fields = {
-      {"b_l1_ways",  // 16: all but one way of any L1 up to 16-way
-       {2, 6, 16},
-       [](GemmTuning& t, std::int64_t v) { t.b_l1_ways = static_cast<int>(v); }},
-      {"a_level", {2, 3}, [](GemmTuning& t, std::int64_t v) { t.a_level = static_cast<int>(v); }},
-      {"slab_depth", {256, 512, 1024}, [](GemmTuning& t, std::int64_t v) { t.slab_depth = v; }},
-      {"skinny_depth",
-       {16, 32, 64, 128, 512},
-       [](GemmTuning& t, std::int64_t v) { t.skinny_depth = v; }},
-      {"tall_a_path",
-       {1, 2},
-       [](GemmTuning& t, std::int64_t v) { t.tall_a_path = static_cast<int>(v); }},
-      {"stream_prefetch",
-       {1, 2},
-       [](GemmTuning& t, std::int64_t v) { t.stream_prefetch = static_cast<int>(v); }},
+template <int GemmTuning::*Field>
+void set_int(GemmTuning& t, std::int64_t v) {
+  t.*Field = static_cast<int>(v);
+}
+
+// One step of `ridge tune`: its fields' candidates timed in every combination, on the float
+// GEMMs or, for the fields of the dot products' tiles (GemmTuning::dot_a_level), on bf16.
+struct TuningStep {
+  std::vector<TuningField> fields;
+  bool dot_tiles = false;
+};
+
+// Where the packed path keeps its A block sets what B's share of L1 can be (the model gives B all
+// but one way with A in L3, a third with A in L2), so the two are one step: on Zen 5 A in L2
+// gained with B in 6 to 11 of the L1's 12 ways and not in the model's 4
+// (docs/notes/blocks-per-host-2026-12-06.md).
+inline const std::vector<TuningStep>& tuning_steps() {
+  static const std::vector<TuningStep> steps = {
+      {{{"a_level", {2, 3}, set_int<&GemmTuning::a_level>},
+        {"b_l1_ways", {2, 6, 8, 16}, set_int<&GemmTuning::b_l1_ways>}}},  // 16: all but one
+      {{{"dot_a_level", {2, 3}, set_int<&GemmTuning::dot_a_level>},
+        {"dot_b_l1_ways", {6, 8, 16}, set_int<&GemmTuning::dot_b_l1_ways>}},
+       true},
+      {{{"slab_depth", {256, 512, 1024}, [](GemmTuning& t, std::int64_t v) { t.slab_depth = v; }}}},
+      {{{"skinny_depth",
+         {16, 32, 64, 128, 512},
+         [](GemmTuning& t, std::int64_t v) { t.skinny_depth = v; }}}},
+      {{{"tall_a_path", {1, 2}, set_int<&GemmTuning::tall_a_path>}}},
+      {{{"stream_prefetch", {1, 2}, set_int<&GemmTuning::stream_prefetch>}}},
   };
-  return fields;
+  return steps;
 }
 
 }  // namespace ridge::gemm_detail

@@ -159,6 +159,8 @@ void put_tuning(MeasuredValues& values, const std::string& isa, const GemmTuning
   put("tall_a_path", tuning.tall_a_path);
   put("b_l1_ways", tuning.b_l1_ways);
   put("stream_prefetch", tuning.stream_prefetch);
+  put("dot_a_level", tuning.dot_a_level);
+  put("dot_b_l1_ways", tuning.dot_b_l1_ways);
 }
 
 GemmTuning tuning_of(const MeasuredValues& values, const std::string& isa) {
@@ -173,6 +175,8 @@ GemmTuning tuning_of(const MeasuredValues& values, const std::string& isa) {
   t.tall_a_path = static_cast<int>(get("tall_a_path"));
   t.b_l1_ways = static_cast<int>(get("b_l1_ways"));
   t.stream_prefetch = static_cast<int>(get("stream_prefetch"));
+  t.dot_a_level = static_cast<int>(get("dot_a_level"));
+  t.dot_b_l1_ways = static_cast<int>(get("dot_b_l1_ways"));
   return t;
 }
 

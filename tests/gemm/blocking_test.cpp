@@ -60,14 +60,15 @@ TEST(Blocking, TunedWaysSetTheDepth) {
             768);
 }
 
-// The tuning's blocks reach the FMA tiles of every element type on the ISA path (a float, a bf16
-// pair and an int8 quad: 4 bytes of A a row per NR products), not the tile registers, whose
-// blocks are their own.
+// The tuning's blocks reach the tiles of every element type on the ISA path: the float tiles'
+// fields those of f32, f64 and bf16 widened to float, the dot products' own those of bf16 pairs
+// and int8 pairs or quads; not the tile registers, whose blocks are their own.
 TEST(Blocking, TuningReachesEveryElementTypesTiles) {
   const Isa isa = active_isa();
   const GemmTuning before = gemm_tuning(isa);
   for (const GemmTuning& tuning :
-       {GemmTuning{.a_level = 2, .b_l1_ways = 2}, GemmTuning{.a_level = 3, .b_l1_ways = 16}}) {
+       {GemmTuning{.a_level = 2, .b_l1_ways = 2, .dot_a_level = 3, .dot_b_l1_ways = 16},
+        GemmTuning{.a_level = 3, .b_l1_ways = 16, .dot_a_level = 2, .dot_b_l1_ways = 6}}) {
     set_gemm_tuning(isa, tuning);
     const GemmTuning& in_force = runtime::gemm_tuning(isa);
     const auto expect_tuned = [&](const auto& table, int step_bytes, const char* type) {
@@ -76,9 +77,14 @@ TEST(Blocking, TuningReachesEveryElementTypesTiles) {
         EXPECT_EQ(&b, &table.blocks) << type;
         return;
       }
+      GemmTuning tiles = tuning;
+      if (table.kernels.depth_group > 1) {
+        tiles.a_level = tuning.dot_a_level;
+        tiles.b_l1_ways = tuning.dot_b_l1_ways;
+      }
       const gemm_detail::BlockSizes want = gemm_detail::derive_block_sizes(
-          Machine::current(), table.kernels.mr, table.kernels.nr, step_bytes, tuning);
-      EXPECT_EQ(b.a_level, tuning.a_level) << type;
+          Machine::current(), table.kernels.mr, table.kernels.nr, step_bytes, tiles);
+      EXPECT_EQ(b.a_level, tiles.a_level) << type;
       EXPECT_EQ(b.kc, want.kc) << type;
       EXPECT_EQ(b.mc, want.mc) << type;
       EXPECT_EQ(b.nc, want.nc) << type;

@@ -216,7 +216,9 @@ TEST(GemmBf16, MatchesTheReferenceUnderEveryBlockTuning) {
   const GemmTuning before = gemm_tuning(isa);
   for (int a_level : {2, 3})
     for (int ways : {2, 16}) {
-      set_gemm_tuning(isa, {.a_level = a_level, .b_l1_ways = ways});
+      set_gemm_tuning(
+          isa,
+          {.a_level = a_level, .b_l1_ways = ways, .dot_a_level = a_level, .dot_b_l1_ways = ways});
       for (const auto& [m, n, k] : {std::array<std::int64_t, 3>{131, 97, 700}, {300, 40, 1030}}) {
         Bf16Matrix a(m, k, Layout::row_major, 1, rng), b(k, n, Layout::row_major, 0, rng);
         Matrix<float> c(m, n, Layout::row_major, 1);

@@ -516,7 +516,9 @@ TEST(GemmInt8, ExactUnderEveryBlockTuning) {
   const GemmTuning before = gemm_tuning(isa);
   for (int a_level : {2, 3})
     for (int ways : {2, 16}) {
-      set_gemm_tuning(isa, {.a_level = a_level, .b_l1_ways = ways});
+      set_gemm_tuning(
+          isa,
+          {.a_level = a_level, .b_l1_ways = ways, .dot_a_level = a_level, .dot_b_l1_ways = ways});
       SCOPED_TRACE("a_level " + std::to_string(a_level) + ", b_l1_ways " + std::to_string(ways));
       Case<std::uint8_t> x;
       x.m = 300, x.n = 140, x.k = 2051;

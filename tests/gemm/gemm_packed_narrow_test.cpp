@@ -141,7 +141,8 @@ TEST(GemmPackedBf16, MatchesTheUnpackedCallUnderTunedBlocks) {
   const Isa isa = active_isa();
   const GemmTuning before = gemm_tuning(isa);
   for (const GemmTuning& tuning :
-       {GemmTuning{.a_level = 2, .b_l1_ways = 2}, GemmTuning{.a_level = 3, .b_l1_ways = 16}}) {
+       {GemmTuning{.a_level = 2, .b_l1_ways = 2, .dot_a_level = 2, .dot_b_l1_ways = 2},
+        GemmTuning{.a_level = 3, .b_l1_ways = 16, .dot_a_level = 3, .dot_b_l1_ways = 16}}) {
     set_gemm_tuning(isa, tuning);
     for (const Shape& s : {Shape{100, 130, 701, false, false}, Shape{96, 100, 2050, false, true},
                            Shape{600, 50, 2000, true, false}}) {

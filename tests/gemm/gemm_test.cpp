@@ -261,26 +261,26 @@ TYPED_TEST(GemmTest, EveryTuningCandidateIsCorrect) {
   const GemmTuning before = gemm_tuning(isa);
   const std::int64_t page = 4096 / sizeof(TypeParam);
   const std::int64_t l2_rows = this->table().caches.l2_streamed / sizeof(TypeParam) / 300 + 5;
-  for (const gemm_detail::TuningField& field : gemm_detail::tuning_fields()) {
-    for (std::int64_t value : field.candidates) {
-      GemmTuning t;
-      field.set(t, value);
-      set_gemm_tuning(isa, t);
-      SCOPED_TRACE(std::string(field.name) + " " + std::to_string(value));
-      for (Layout lc : {Layout::row_major, Layout::col_major})
-        ASSERT_EQ(this->check(131, 97, 600, lc, Transpose::none, lc, Transpose::transpose, lc,
-                              TypeParam(1), TypeParam(0.5)),
-                  "");
-      ASSERT_EQ(this->check(300, 20, 1030, Layout::col_major, Transpose::none, Layout::col_major,
-                            Transpose::none, Layout::col_major, TypeParam(-1), TypeParam(1),
-                            page),
-                "");
-      ASSERT_EQ(this->check(l2_rows, 40, 300, Layout::col_major, Transpose::none,
-                            Layout::col_major, Transpose::none, Layout::col_major, TypeParam(1),
-                            TypeParam(0)),
-                "");
-    }
-  }
+  for (const gemm_detail::TuningStep& step : gemm_detail::tuning_steps())
+    for (const gemm_detail::TuningField& field : step.fields)
+      for (std::int64_t value : field.candidates) {
+        GemmTuning t;
+        field.set(t, value);
+        set_gemm_tuning(isa, t);
+        SCOPED_TRACE(std::string(field.name) + " " + std::to_string(value));
+        for (Layout lc : {Layout::row_major, Layout::col_major})
+          ASSERT_EQ(this->check(131, 97, 600, lc, Transpose::none, lc, Transpose::transpose, lc,
+                                TypeParam(1), TypeParam(0.5)),
+                    "");
+        ASSERT_EQ(
+            this->check(300, 20, 1030, Layout::col_major, Transpose::none, Layout::col_major,
+                        Transpose::none, Layout::col_major, TypeParam(-1), TypeParam(1), page),
+            "");
+        ASSERT_EQ(
+            this->check(l2_rows, 40, 300, Layout::col_major, Transpose::none, Layout::col_major,
+                        Transpose::none, Layout::col_major, TypeParam(1), TypeParam(0)),
+            "");
+      }
   set_gemm_tuning(isa, before);
 }
 

@@ -2,23 +2,27 @@
 // machine, for the active ISA path, and saves the winners in the per-machine file beside the
 // probe's figures, where every later process finds them.
 //
-// One field at a time, in the order of tuning_fields(), each from the winners so far: every
-// candidate and the model's choice run alternately (in reverse order every other round) on the
-// shapes of the standard sweep that the field steers, f32 and f64, on one thread and on all. A
+// One step at a time, in the order of tuning_steps(), each from the winners so far: every
+// combination of the step's candidates and the model's choice run alternately (in reverse order
+// every other round) on the shapes of the standard sweep that its fields steer, f32 and f64 (bf16
+// for the dot products' tiles, where bf16 runs on such tiles), on one thread and on all. A
 // candidate replaces the model's choice only when the geometric mean of its rates over the
 // model's beats 1 + kMargin: a quick measurement can be a third off in a noise burst, and a
-// choice that wins by less is not worth a file's worth of difference between two machines of
-// one kind.
+// choice that wins by less is not worth a file's worth of difference between two machines of one
+// kind.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "bench_common.hpp"
 #include "commands.hpp"
+#include "gemm/dispatch.hpp"
 #include "gemm/tuning_candidates.hpp"
 #include "machine/measured_file.hpp"
 #include "ridge/ridge.hpp"
@@ -37,55 +41,107 @@ struct Shape {
 std::vector<Shape> shapes_for(const std::string& field) {
   if (field == "b_l1_ways") return {{1000, 1000, 1000}, {1536, 1536, 1536}};
   if (field == "a_level") return {{1536, 1536, 1536}};
+  // Larger, where A, B and C outgrow L3: on Zen 5 the dot products' A in L2 ran bf16 1.02-1.06x
+  // at 2048^3 to 4096^3 on 2 threads, 0.97-1.04x at 1000^3.
+  if (field == "dot_a_level" || field == "dot_b_l1_ways")
+    return {{2048, 2048, 2048}, {3072, 3072, 3072}};
   if (field == "slab_depth") return {{128, 4096, 4096}, {512, 512, 512}};
   if (field == "skinny_depth") return {{8, 4096, 4096}, {16, 4096, 4096}};
   if (field == "stream_prefetch") return {{1, 4096, 4096}, {4096, 1, 4096}};  // GEMV both ways
   return {{128, 4096, 4096}, {32, 4096, 4096}};  // tall_a_path
 }
 
+// The shapes of a step: its fields' shapes, each once.
+std::vector<Shape> shapes_for(const gemm_detail::TuningStep& step) {
+  std::vector<Shape> shapes;
+  for (const gemm_detail::TuningField& field : step.fields)
+    for (const Shape& s : shapes_for(field.name))
+      if (std::none_of(shapes.begin(), shapes.end(),
+                       [&](const Shape& t) { return t.m == s.m && t.n == s.n && t.k == s.k; }))
+        shapes.push_back(s);
+  return shapes;
+}
+
+// One setting a step tries: the tuning so far with some of the step's fields set.
+struct Setting {
+  std::string label;  // "model" or the fields set, "a_level 2, b_l1_ways 8"
+  GemmTuning tuning;
+};
+
+// The model's setting first, then every combination of the step's candidates (each field at its
+// model's choice or one of its candidates), on `base`.
+std::vector<Setting> settings_of(const gemm_detail::TuningStep& step, const GemmTuning& base) {
+  std::vector<Setting> settings = {{"model", base}};
+  for (const gemm_detail::TuningField& field : step.fields) {
+    const std::size_t before = settings.size();
+    for (std::int64_t value : field.candidates)
+      for (std::size_t i = 0; i < before; ++i) {
+        Setting s = settings[i];
+        field.set(s.tuning, value);
+        s.label = (i == 0 ? "" : s.label + ", ") + field.name + " " + std::to_string(value);
+        settings.push_back(s);
+      }
+  }
+  return settings;
+}
+
 struct TuneOptions {
   bool quick = false;
 };
 
-// Operands of one shape and type, filled once.
+// Operands of one shape and type, filled once (bf16: C in float).
 template <class T>
 struct Operands {
+  using Out = std::conditional_t<std::is_same_v<T, bf16>, float, T>;
   Shape s;
-  std::vector<T> a, b, c;
+  std::vector<T> a, b;
+  std::vector<Out> c;
   explicit Operands(Shape shape, std::mt19937& rng)
       : s(shape), a(shape.m * shape.k), b(shape.k * shape.n), c(shape.m * shape.n) {
-    fill_random(a, rng);
-    fill_random(b, rng);
+    fill(a, rng);
+    fill(b, rng);
+  }
+  static void fill(std::vector<T>& v, std::mt19937& rng) {
+    if constexpr (std::is_same_v<T, bf16>) {
+      std::vector<float> values(v.size());
+      fill_random(values, rng);
+      std::transform(values.begin(), values.end(), v.begin(), to_bf16);
+    } else {
+      fill_random(v, rng);
+    }
   }
   void run() {
-    gemm(T(1), row_major<const T>(a.data(), s.m, s.k), row_major<const T>(b.data(), s.k, s.n), T(0),
-         row_major<T>(c.data(), s.m, s.n));
+    gemm(Out(1), row_major<const T>(a.data(), s.m, s.k), row_major<const T>(b.data(), s.k, s.n),
+         Out(0), row_major<Out>(c.data(), s.m, s.n));
   }
 };
 
-// log(rate of each candidate / rate of candidates[0]) for one shape, type and thread count.
+// log(rate of each setting / rate of settings[0]) for one shape, type and thread count.
 template <class T>
-std::vector<double> log_ratios(Isa isa, const GemmTuning& base,
-                               const gemm_detail::TuningField& field,
-                               const std::vector<std::int64_t>& values, Shape shape, int rounds) {
+std::vector<double> log_ratios(Isa isa, const std::vector<Setting>& settings, Shape shape,
+                               int rounds) {
   std::mt19937 rng(7);
   Operands<T> operands(shape, rng);
   std::vector<Contender> contenders;
-  for (std::int64_t v : values) {
-    GemmTuning t = base;
-    field.set(t, v);
-    contenders.push_back({std::to_string(v),
-                          [isa, t, &operands] {
+  for (const Setting& setting : settings)
+    contenders.push_back({setting.label,
+                          [isa, t = setting.tuning, &operands] {
                             set_gemm_tuning(isa, t);
                             operands.run();
                           },
                           {}});
-  }
   time_alternately(contenders, 2.0 * shape.m * shape.n * shape.k, rounds, true);
   std::vector<double> logs;
   const double model = summarize(contenders[0].rates).median;
   for (const Contender& c : contenders) logs.push_back(std::log(summarize(c.rates).median / model));
   return logs;
+}
+
+// Whether bf16 runs on `isa` on tiles of dot products on pairs (VDPBF16PS), which the dot
+// products' fields steer, rather than widened to float or on tile registers.
+bool bf16_takes_dot_tiles(Isa isa) {
+  const auto& kernels = gemm_detail::gemm_kernels<float, std::uint16_t, std::uint16_t>(isa).kernels;
+  return kernels.depth_group > 1 && kernels.step_multiple == 1;
 }
 
 GemmTuning tune(Isa isa, const TuneOptions& o) {
@@ -97,32 +153,38 @@ GemmTuning tune(Isa isa, const TuneOptions& o) {
       o.quick ? std::vector<std::string>{"f32"} : std::vector<std::string>{"f32", "f64"};
 
   GemmTuning best;
-  std::printf("%-15s %s\n", "field", "candidate: rate over the model's (geometric mean)");
-  for (const gemm_detail::TuningField& field : gemm_detail::tuning_fields()) {
-    std::vector<std::int64_t> values = {0};
-    values.insert(values.end(), field.candidates.begin(), field.candidates.end());
-    std::vector<double> sum(values.size(), 0.0);
+  std::printf("%s\n", "step: each setting's rate over the model's (geometric mean)");
+  for (const gemm_detail::TuningStep& step : gemm_detail::tuning_steps()) {
+    if (step.dot_tiles && !bf16_takes_dot_tiles(isa)) {
+      std::printf("%s: no dot-product tiles for bf16 on this path, the model's\n",
+                  step.fields[0].name);
+      continue;
+    }
+    const std::vector<Setting> settings = settings_of(step, best);
+    const std::vector<std::string> step_types =
+        step.dot_tiles ? std::vector<std::string>{"bf16"} : types;
+    std::vector<double> sum(settings.size(), 0.0);
     int samples = 0;
     for (int threads : thread_counts) {
       set_num_threads(threads);
-      for (const std::string& type : types)
-        for (const Shape& shape : shapes_for(field.name)) {
+      for (const std::string& type : step_types)
+        for (const Shape& shape : shapes_for(step)) {
           const std::vector<double> logs =
-              type == "f32" ? log_ratios<float>(isa, best, field, values, shape, rounds)
-                            : log_ratios<double>(isa, best, field, values, shape, rounds);
-          for (std::size_t i = 0; i < values.size(); ++i) sum[i] += logs[i];
+              type == "f32"    ? log_ratios<float>(isa, settings, shape, rounds)
+              : type == "bf16" ? log_ratios<bf16>(isa, settings, shape, rounds)
+                               : log_ratios<double>(isa, settings, shape, rounds);
+          for (std::size_t i = 0; i < settings.size(); ++i) sum[i] += logs[i];
           ++samples;
         }
     }
     std::size_t winner = 0;
-    std::printf("%-15s", field.name);
-    for (std::size_t i = 0; i < values.size(); ++i) {
+    for (std::size_t i = 0; i < settings.size(); ++i) {
       const double score = std::exp(sum[i] / samples);
-      std::printf("  %s %.3f", i == 0 ? "model" : std::to_string(values[i]).c_str(), score);
+      std::printf("  %s %.3f\n", settings[i].label.c_str(), score);
       if (score > 1 + kMargin && score > std::exp(sum[winner] / samples)) winner = i;
     }
-    field.set(best, values[winner]);
-    std::printf("  -> %s\n", winner == 0 ? "model" : std::to_string(values[winner]).c_str());
+    best = settings[winner].tuning;
+    std::printf("-> %s\n", settings[winner].label.c_str());
     std::fflush(stdout);
   }
   set_num_threads(0);
@@ -162,7 +224,8 @@ void add_tune_command(CLI::App& app) {
                          "Time the GEMM choices the cache model leaves open and save the winners "
                          "(the active ISA path; RIDGE_ISA picks another)");
   static TuneOptions o;
-  cmd->add_flag("--quick", o.quick, "f32 on all threads only (under 30 s)");
+  cmd->add_flag("--quick", o.quick,
+                "f32 (bf16 for the dot products' tiles) on all threads only (under 30 s)");
   cmd->callback([] {
     const Isa isa = active_isa();
     const double start = now_seconds();
