@@ -21,7 +21,8 @@ void set_int(GemmTuning& t, std::int64_t v) {
 }
 
 // One step of `ridge tune`: its fields' candidates timed in every combination, on the float
-// GEMMs or, for the fields of the dot products' tiles (GemmTuning::dot_a_level), on bf16.
+// GEMMs or, for the fields of the dot products' tiles (GemmTuning::dot_a_level), on bf16 and
+// u8s8.
 struct TuningStep {
   std::vector<TuningField> fields;
   bool dot_tiles = false;

@@ -5,7 +5,7 @@
 // One step at a time, in the order of tuning_steps(), each from the winners so far: every
 // combination of the step's candidates and the model's choice run alternately (in reverse order
 // every other round) on the shapes of the standard sweep that its fields steer, f32 and f64 (bf16
-// for the dot products' tiles, where bf16 runs on such tiles), on one thread and on all. A
+// and u8s8 for the dot products' tiles, where bf16 runs on such tiles), on one thread and on all. A
 // candidate replaces the model's choice only when the geometric mean of its rates over the
 // model's beats 1 + kMargin: a quick measurement can be a third off in a noise burst, and a
 // choice that wins by less is not worth a file's worth of difference between two machines of one
@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <limits>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -25,6 +26,7 @@
 #include "gemm/dispatch.hpp"
 #include "gemm/tuning_candidates.hpp"
 #include "machine/measured_file.hpp"
+#include "ridge/ridge.h"
 #include "ridge/ridge.hpp"
 #include "timing.hpp"
 
@@ -41,10 +43,11 @@ struct Shape {
 std::vector<Shape> shapes_for(const std::string& field) {
   if (field == "b_l1_ways") return {{1000, 1000, 1000}, {1536, 1536, 1536}};
   if (field == "a_level") return {{1536, 1536, 1536}};
-  // Larger, where A, B and C outgrow L3: on Zen 5 the dot products' A in L2 ran bf16 1.02-1.06x
-  // at 2048^3 to 4096^3 on 2 threads, 0.97-1.04x at 1000^3.
+  // Squares where A, B and C outgrow L3, and 32 rows of x against a 4096 x 4096 W: on Zen 5 the
+  // dot products' A in L2 ran bf16 at 4096^3 0.98-1.08x on 2 threads and 1.02-1.04x on 1, but
+  // u8s8 and s8s8 at 32 rows 0.70-0.93x.
   if (field == "dot_a_level" || field == "dot_b_l1_ways")
-    return {{2048, 2048, 2048}, {3072, 3072, 3072}};
+    return {{2048, 2048, 2048}, {3072, 3072, 3072}, {32, 4096, 4096}};
   if (field == "slab_depth") return {{128, 4096, 4096}, {512, 512, 512}};
   if (field == "skinny_depth") return {{8, 4096, 4096}, {16, 4096, 4096}};
   if (field == "stream_prefetch") return {{1, 4096, 4096}, {4096, 1, 4096}};  // GEMV both ways
@@ -89,30 +92,46 @@ struct TuneOptions {
   bool quick = false;
 };
 
-// Operands of one shape and type, filled once (bf16: C in float).
+// Operands of one shape and type, filled once: float, double, bf16 (C in float), or uint8 A
+// against int8 B (C in int32, the C API's u8s8 product).
 template <class T>
 struct Operands {
-  using Out = std::conditional_t<std::is_same_v<T, bf16>, float, T>;
+  static constexpr bool kInt8 = std::is_same_v<T, std::uint8_t>;
+  using B = std::conditional_t<kInt8, std::int8_t, T>;
+  using Out = std::conditional_t<kInt8, std::int32_t,
+                                 std::conditional_t<std::is_same_v<T, bf16>, float, T>>;
   Shape s;
-  std::vector<T> a, b;
+  std::vector<T> a;
+  std::vector<B> b;
   std::vector<Out> c;
   explicit Operands(Shape shape, std::mt19937& rng)
       : s(shape), a(shape.m * shape.k), b(shape.k * shape.n), c(shape.m * shape.n) {
     fill(a, rng);
     fill(b, rng);
   }
-  static void fill(std::vector<T>& v, std::mt19937& rng) {
-    if constexpr (std::is_same_v<T, bf16>) {
+  template <class E>
+  static void fill(std::vector<E>& v, std::mt19937& rng) {
+    if constexpr (std::is_same_v<E, bf16>) {
       std::vector<float> values(v.size());
       fill_random(values, rng);
       std::transform(values.begin(), values.end(), v.begin(), to_bf16);
+    } else if constexpr (std::is_integral_v<E>) {
+      std::uniform_int_distribution<int> dist(std::numeric_limits<E>::min(),
+                                              std::numeric_limits<E>::max());
+      for (E& x : v) x = static_cast<E>(dist(rng));
     } else {
       fill_random(v, rng);
     }
   }
   void run() {
-    gemm(Out(1), row_major<const T>(a.data(), s.m, s.k), row_major<const T>(b.data(), s.k, s.n),
-         Out(0), row_major<Out>(c.data(), s.m, s.n));
+    if constexpr (kInt8) {
+      const std::int32_t no_offset = 0;
+      ridge_gemm_u8s8s32('N', 'N', 'F', s.m, s.n, s.k, 1.0f, a.data(), s.k, 0, b.data(), s.n, 0,
+                         0.0f, c.data(), s.n, &no_offset);
+    } else {
+      gemm(Out(1), row_major<const T>(a.data(), s.m, s.k), row_major<const B>(b.data(), s.k, s.n),
+           Out(0), row_major<Out>(c.data(), s.m, s.n));
+    }
   }
 };
 
@@ -162,7 +181,7 @@ GemmTuning tune(Isa isa, const TuneOptions& o) {
     }
     const std::vector<Setting> settings = settings_of(step, best);
     const std::vector<std::string> step_types =
-        step.dot_tiles ? std::vector<std::string>{"bf16"} : types;
+        step.dot_tiles ? std::vector<std::string>{"bf16", "u8s8"} : types;
     std::vector<double> sum(settings.size(), 0.0);
     int samples = 0;
     for (int threads : thread_counts) {
@@ -172,6 +191,7 @@ GemmTuning tune(Isa isa, const TuneOptions& o) {
           const std::vector<double> logs =
               type == "f32"    ? log_ratios<float>(isa, settings, shape, rounds)
               : type == "bf16" ? log_ratios<bf16>(isa, settings, shape, rounds)
+              : type == "u8s8" ? log_ratios<std::uint8_t>(isa, settings, shape, rounds)
                                : log_ratios<double>(isa, settings, shape, rounds);
           for (std::size_t i = 0; i < settings.size(); ++i) sum[i] += logs[i];
           ++samples;
@@ -225,7 +245,7 @@ void add_tune_command(CLI::App& app) {
                          "(the active ISA path; RIDGE_ISA picks another)");
   static TuneOptions o;
   cmd->add_flag("--quick", o.quick,
-                "f32 (bf16 for the dot products' tiles) on all threads only (under 30 s)");
+                "f32 (bf16 and u8s8 for the dot products' tiles) on all threads only");
   cmd->callback([] {
     const Isa isa = active_isa();
     const double start = now_seconds();
