@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "ridge/tuning.hpp"
@@ -15,9 +16,9 @@ struct TuningField {
   void (*set)(GemmTuning&, std::int64_t);
 };
 
-template <int GemmTuning::*Field>
-void set_int(GemmTuning& t, std::int64_t v) {
-  t.*Field = static_cast<int>(v);
+template <auto Field>
+void set_field(GemmTuning& t, std::int64_t v) {
+  t.*Field = static_cast<std::remove_reference_t<decltype(t.*Field)>>(v);
 }
 
 // One step of `ridge tune`: its fields' candidates timed in every combination, on the float
@@ -34,17 +35,15 @@ struct TuningStep {
 // (docs/notes/blocks-per-host-2026-12-06.md).
 inline const std::vector<TuningStep>& tuning_steps() {
   static const std::vector<TuningStep> steps = {
-      {{{"a_level", {2, 3}, set_int<&GemmTuning::a_level>},
-        {"b_l1_ways", {2, 6, 8, 16}, set_int<&GemmTuning::b_l1_ways>}}},  // 16: all but one
-      {{{"dot_a_level", {2, 3}, set_int<&GemmTuning::dot_a_level>},
-        {"dot_b_l1_ways", {6, 8, 16}, set_int<&GemmTuning::dot_b_l1_ways>}},
+      {{{"a_level", {2, 3}, set_field<&GemmTuning::a_level>},
+        {"b_l1_ways", {2, 6, 8, 16}, set_field<&GemmTuning::b_l1_ways>}}},  // 16: all but one
+      {{{"dot_a_level", {2, 3}, set_field<&GemmTuning::dot_a_level>},
+        {"dot_b_l1_ways", {6, 8, 16}, set_field<&GemmTuning::dot_b_l1_ways>}},
        true},
-      {{{"slab_depth", {256, 512, 1024}, [](GemmTuning& t, std::int64_t v) { t.slab_depth = v; }}}},
-      {{{"skinny_depth",
-         {16, 32, 64, 128, 512},
-         [](GemmTuning& t, std::int64_t v) { t.skinny_depth = v; }}}},
-      {{{"tall_a_path", {1, 2}, set_int<&GemmTuning::tall_a_path>}}},
-      {{{"stream_prefetch", {1, 2}, set_int<&GemmTuning::stream_prefetch>}}},
+      {{{"slab_depth", {256, 512, 1024}, set_field<&GemmTuning::slab_depth>}}},
+      {{{"skinny_depth", {16, 32, 64, 128, 512}, set_field<&GemmTuning::skinny_depth>}}},
+      {{{"tall_a_path", {1, 2}, set_field<&GemmTuning::tall_a_path>}}},
+      {{{"stream_prefetch", {1, 2}, set_field<&GemmTuning::stream_prefetch>}}},
   };
   return steps;
 }
