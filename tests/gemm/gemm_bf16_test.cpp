@@ -14,6 +14,7 @@
 #include <limits>
 #include <random>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "gemm/dispatch.hpp"
@@ -23,6 +24,7 @@
 #include "ridge/ridge.hpp"
 #include "runtime/amx.hpp"
 #include "support/alpha_beta.hpp"
+#include "support/block_tunings.hpp"
 #include "support/isa_paths.hpp"
 
 namespace ridge::test {
@@ -212,25 +214,17 @@ TEST(GemmBf16, MatchesTheReferenceAtEveryEdge) {
 // all L1 ways) on the packed path, across its depth slices and blocks.
 TEST(GemmBf16, MatchesTheReferenceUnderEveryBlockTuning) {
   std::mt19937 rng(6);
-  const Isa isa = active_isa();
-  const GemmTuning before = gemm_tuning(isa);
-  for (int a_level : {2, 3})
-    for (int ways : {2, 16}) {
-      set_gemm_tuning(
-          isa,
-          {.a_level = a_level, .b_l1_ways = ways, .dot_a_level = a_level, .dot_b_l1_ways = ways});
-      for (const auto& [m, n, k] : {std::array<std::int64_t, 3>{131, 97, 700}, {300, 40, 1030}}) {
-        Bf16Matrix a(m, k, Layout::row_major, 1, rng), b(k, n, Layout::row_major, 0, rng);
-        Matrix<float> c(m, n, Layout::row_major, 1);
-        c.fill_random(rng);
-        const Reference<float> want =
-            reference_gemm(0.5f, a.values, Transpose::none, b.values, Transpose::none, 2.0f, c);
-        gemm(0.5f, a.view(Transpose::none), b.view(Transpose::none), 2.0f, c.view());
-        ASSERT_EQ(compare(c, want), "")
-            << m << "x" << n << "x" << k << ", a_level " << a_level << ", b_l1_ways " << ways;
-      }
+  for_each_block_tuning([&](const std::string& tuning) {
+    for (const auto& [m, n, k] : {std::array<std::int64_t, 3>{131, 97, 700}, {300, 40, 1030}}) {
+      Bf16Matrix a(m, k, Layout::row_major, 1, rng), b(k, n, Layout::row_major, 0, rng);
+      Matrix<float> c(m, n, Layout::row_major, 1);
+      c.fill_random(rng);
+      const Reference<float> want =
+          reference_gemm(0.5f, a.values, Transpose::none, b.values, Transpose::none, 2.0f, c);
+      gemm(0.5f, a.view(Transpose::none), b.view(Transpose::none), 2.0f, c.view());
+      ASSERT_EQ(compare(c, want), "") << m << "x" << n << "x" << k << ", " << tuning;
     }
-  set_gemm_tuning(isa, before);
+  });
 }
 
 // One row of C (x W, W row-major: the column sweep on bf16) wide enough to split between threads,

@@ -27,6 +27,7 @@
 #include "runtime/settings.hpp"
 #include "simd/generic.hpp"
 #include "simd/generic_int16_pairs.hpp"
+#include "support/block_tunings.hpp"
 #include "support/isa_paths.hpp"
 
 namespace ridge::test {
@@ -512,21 +513,14 @@ TEST(GemmInt8, ExtremeOperandsStayExact) {
 // blocks, with zero points: exact.
 TEST(GemmInt8, ExactUnderEveryBlockTuning) {
   std::mt19937 rng(4);
-  const Isa isa = active_isa();
-  const GemmTuning before = gemm_tuning(isa);
-  for (int a_level : {2, 3})
-    for (int ways : {2, 16}) {
-      set_gemm_tuning(
-          isa,
-          {.a_level = a_level, .b_l1_ways = ways, .dot_a_level = a_level, .dot_b_l1_ways = ways});
-      SCOPED_TRACE("a_level " + std::to_string(a_level) + ", b_l1_ways " + std::to_string(ways));
-      Case<std::uint8_t> x;
-      x.m = 300, x.n = 140, x.k = 2051;
-      x.ao = 7, x.bo = -3;
-      check(x, random_bytes<std::uint8_t>(x.m * x.k, rng),
-            random_bytes<std::int8_t>(x.k * x.n, rng), rng);
-    }
-  set_gemm_tuning(isa, before);
+  for_each_block_tuning([&](const std::string& tuning) {
+    SCOPED_TRACE(tuning);
+    Case<std::uint8_t> x;
+    x.m = 300, x.n = 140, x.k = 2051;
+    x.ao = 7, x.bo = -3;
+    check(x, random_bytes<std::uint8_t>(x.m * x.k, rng), random_bytes<std::int8_t>(x.k * x.n, rng),
+          rng);
+  });
 }
 
 // A few rows of x against a wide W (x W, W row-major): the column sweep (for 4 and 6 rows where W

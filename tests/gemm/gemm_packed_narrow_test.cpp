@@ -22,6 +22,7 @@
 
 #include "ridge/ridge.h"
 #include "ridge/ridge.hpp"
+#include "support/block_tunings.hpp"
 #include "support/invalid_argument.hpp"
 
 namespace ridge::test {
@@ -138,12 +139,7 @@ TEST(GemmPackedBf16, MatchesTheUnpackedCallBitForBit) {
 // unpacked call's depth slices, which fix a float C's rounding where alpha and beta scale it.
 TEST(GemmPackedBf16, MatchesTheUnpackedCallUnderTunedBlocks) {
   std::mt19937 rng(22);
-  const Isa isa = active_isa();
-  const GemmTuning before = gemm_tuning(isa);
-  for (const GemmTuning& tuning :
-       {GemmTuning{.a_level = 2, .b_l1_ways = 2, .dot_a_level = 2, .dot_b_l1_ways = 2},
-        GemmTuning{.a_level = 3, .b_l1_ways = 16, .dot_a_level = 3, .dot_b_l1_ways = 16}}) {
-    set_gemm_tuning(isa, tuning);
+  for_each_block_tuning([&](const std::string& tuning) {
     for (const Shape& s : {Shape{100, 130, 701, false, false}, Shape{96, 100, 2050, false, true},
                            Shape{600, 50, 2000, true, false}}) {
       Bf16Case t(s, rng);
@@ -151,11 +147,9 @@ TEST(GemmPackedBf16, MatchesTheUnpackedCallUnderTunedBlocks) {
       std::vector<float> expected = t.c, got = t.c;
       gemm(0.5f, t.a.view(), t.b.view(), 2.0f, c_view(expected, s, t.ldc));
       gemm(0.5f, t.a.view(), packed, 2.0f, c_view(got, s, t.ldc));
-      EXPECT_TRUE(same_bits(got, expected)) << describe(s, num_threads()) << ", a_level "
-                                            << tuning.a_level << ", b_l1_ways " << tuning.b_l1_ways;
+      EXPECT_TRUE(same_bits(got, expected)) << describe(s, num_threads()) << ", " << tuning;
     }
-  }
-  set_gemm_tuning(isa, before);
+  });
 }
 
 TEST(GemmPackedBf16, SpecialValuesAndEpilogueAsTheUnpackedCall) {
