@@ -726,6 +726,12 @@ PackedOptions widened_options(const GemmProblem<T, SourceA, SourceB>& p,
   return {copy_ahead, table.fma_chains};
 }
 
+// The blocks of `table`'s tiles under the tuning in force on `isa`.
+template <class T, class SourceA, class SourceB>
+const BlockSizes& blocks_in_force(Isa isa, const TypedKernels<T, SourceA, SourceB>& table) {
+  return tuned_blocks(isa, table, runtime::gemm_tuning(isa));
+}
+
 // Operands stored narrower than the micro-kernel reads them (bf16, int8): the packed path, whose
 // packing widens them.
 template <class T, class SourceA, class SourceB>
@@ -737,8 +743,8 @@ void run_widened(const GemmProblem<T, SourceA, SourceB>& p) {
   const GemmKernels<T, SourceA, SourceB>& loops = table.kernels;
   const std::int64_t steps = loops.steps(p.k);
   const PackedOptions options = widened_options(p, table);
-  const BlockSizes blocks = blocks_for_columns(tuned_blocks(isa, table, runtime::gemm_tuning(isa)),
-                                               p.n, loops.mr, loops.nr);
+  const BlockSizes blocks =
+      blocks_for_columns(blocks_in_force(isa, table), p.n, loops.mr, loops.nr);
   using Problem = GemmProblem<T, SourceA, SourceB>;
   run_in_blocks(
       p, thread_count(p.m * p.n * steps), loops.width, loops.nr,
@@ -846,8 +852,8 @@ void run(const GemmProblem<float, std::uint16_t, std::uint16_t>& p) {
     if (run_without_product(p, isa)) return;
     const TypedKernels<float, std::uint16_t, std::uint16_t>& table =
         gemm_kernels<float, std::uint16_t, std::uint16_t>(isa);
-    const BlockSizes blocks = blocks_for_columns(
-        tuned_blocks(isa, table, runtime::gemm_tuning(isa)), p.n, loops.mr, loops.nr);
+    const BlockSizes blocks =
+        blocks_for_columns(blocks_in_force(isa, table), p.n, loops.mr, loops.nr);
     run_rows_in_place(p, loops,
                       packed_plan(loops.steps(p.k), blocks, loops.mr, loops.nr,
                                   widened_options(p, table).copy_ahead, loops.step_multiple)
@@ -990,7 +996,7 @@ void run_prepacked_narrow(const GemmProblem<T, SourceA, SourceB>& p, const Prepa
   // columns of C, which pay only where A is packed during the call (blocks_for_columns): with
   // them 16 / 32 / 64 x 4096 x 4096 on the Xeon's tiles, 2 threads, ran at 0.81x / 0.71x / 0.74x
   // (bf16) and 0.79x / 0.69x / 0.68x (u8s8).
-  BlockSizes tuned = tuned_blocks(isa, table, runtime::gemm_tuning(isa));
+  BlockSizes tuned = blocks_in_force(isa, table);
   if (std::is_same_v<T, std::int32_t> || (p.alpha == 1 && (p.beta == 0 || p.beta == 1)))
     tuned.narrow_kc = 0;
   const BlockSizes blocks = blocks_for_columns(tuned, p.n, loops.mr, loops.nr);

@@ -453,10 +453,9 @@ struct Loops {
                 (uses_one_vector(m) ? kStrips<1, NR, PackedB> : kStrips<MV, NR, PackedB>)[n - 1](
                     kc, PanelA{a_packed + ir * kc, MR, true, 0}, b, c);
               } else if (strip_by_strip) {
-                (uses_one_vector(m)
-                     ? packed_tile<1, PrefetchLines>
-                     : packed_tile<MV, PrefetchLines>)(kc, a_packed + ir * kc, b, c,
-                                                       fetch.left > 0 ? &fetch : nullptr, 0);
+                (uses_one_vector(m) ? packed_tile<1, PrefetchLines>
+                                    : packed_tile<MV, PrefetchLines>)(
+                    kc, a_packed + ir * kc, b, c, fetch.left > 0 ? &fetch : nullptr, 0);
               } else {
                 copying_tile(kc, a_packed + ir * kc, b, c, per_tile, next.exists ? &copy : nullptr);
               }

@@ -166,15 +166,11 @@ std::string tuning_text(const GemmTuning& t) {
   const auto field = [](std::int64_t value) {
     return value == 0 ? std::string("model") : std::to_string(value);
   };
-  return "a_level " + field(t.a_level) + ", slab_depth " + field(t.slab_depth) + ", skinny_depth " +
-         field(t.skinny_depth) + ", tall_a_path " +
-         (t.tall_a_path == 0   ? "model"
-          : t.tall_a_path == 1 ? "direct"
-                               : "packed") +
+  return "a_level " + field(t.a_level) + ", slab_depth " + field(t.slab_depth) +
+         ", skinny_depth " + field(t.skinny_depth) + ", tall_a_path " +
+         (t.tall_a_path == 0 ? "model" : t.tall_a_path == 1 ? "direct" : "packed") +
          ", b_l1_ways " + field(t.b_l1_ways) + ", stream_prefetch " +
-         (t.stream_prefetch == 0   ? "model"
-          : t.stream_prefetch == 1 ? "software"
-                                   : "hardware") +
+         (t.stream_prefetch == 0 ? "model" : t.stream_prefetch == 1 ? "software" : "hardware") +
          ", dot_a_level " + field(t.dot_a_level) + ", dot_b_l1_ways " + field(t.dot_b_l1_ways);
 }
 

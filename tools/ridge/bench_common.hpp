@@ -8,9 +8,11 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "peer_library.hpp"
+#include "ridge/bf16.hpp"
 #include "ridge/probe.hpp"
 
 namespace ridge::cli {
@@ -48,10 +50,20 @@ std::vector<std::unique_ptr<PeerLibrary>> set_up_threads_and_peers(int& threads,
 std::vector<std::vector<std::int64_t>> parse_shapes(const std::string& text,
                                                     const std::string& pattern);
 
+// Uniform in [-1, 1] (bf16: rounded from float), or over every value of an 8-bit integer.
 template <class T>
 void fill_random(std::vector<T>& v, std::mt19937& rng) {
-  std::uniform_real_distribution<double> dist(-1.0, 1.0);
-  for (T& x : v) x = static_cast<T>(dist(rng));
+  if constexpr (std::is_same_v<T, bf16>) {
+    std::uniform_real_distribution<float> dist(-1, 1);
+    for (T& x : v) x = to_bf16(dist(rng));
+  } else if constexpr (std::is_integral_v<T>) {
+    static_assert(sizeof(T) == 1);
+    std::uniform_int_distribution<int> dist(-128, 127);
+    for (T& x : v) x = static_cast<T>(dist(rng));
+  } else {
+    std::uniform_real_distribution<double> dist(-1.0, 1.0);
+    for (T& x : v) x = static_cast<T>(dist(rng));
+  }
 }
 
 // The DRAM read bandwidth on `threads` threads, measured now by the probe's read kernel: what a

@@ -362,15 +362,6 @@ void bench_narrow(const Options& o, const std::vector<std::unique_ptr<PeerLibrar
   std::printf("\n");
 
   std::mt19937 rng(42);
-  const auto random = [&]<class S>(std::vector<S>& v) {
-    if constexpr (std::is_same_v<S, bf16>) {
-      std::uniform_real_distribution<float> value(-1, 1);
-      for (S& x : v) x = to_bf16(value(rng));
-    } else {
-      std::uniform_int_distribution<int> value(-128, 127);
-      for (S& x : v) x = static_cast<S>(value(rng));
-    }
-  };
   const auto widened = []<class S>(const std::vector<S>& v) {
     std::vector<float> f(v.size());
     for (std::size_t i = 0; i < v.size(); ++i) {
@@ -391,8 +382,8 @@ void bench_narrow(const Options& o, const std::vector<std::unique_ptr<PeerLibrar
     };
     std::vector<SourceA> a(count(s.m * s.k));
     std::vector<SourceB> b(count(s.k * s.n));
-    random(a);
-    random(b);
+    fill_random(a, rng);
+    fill_random(b, rng);
     std::vector<C> c(count(s.m * s.n));
     const std::int64_t lda = std::max<std::int64_t>(1, trans_a ? s.m : s.k),
                        ldb = std::max<std::int64_t>(1, trans_b ? s.k : s.n),

@@ -15,7 +15,6 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
-#include <limits>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -106,22 +105,8 @@ struct Operands {
   std::vector<Out> c;
   explicit Operands(Shape shape, std::mt19937& rng)
       : s(shape), a(shape.m * shape.k), b(shape.k * shape.n), c(shape.m * shape.n) {
-    fill(a, rng);
-    fill(b, rng);
-  }
-  template <class E>
-  static void fill(std::vector<E>& v, std::mt19937& rng) {
-    if constexpr (std::is_same_v<E, bf16>) {
-      std::vector<float> values(v.size());
-      fill_random(values, rng);
-      std::transform(values.begin(), values.end(), v.begin(), to_bf16);
-    } else if constexpr (std::is_integral_v<E>) {
-      std::uniform_int_distribution<int> dist(std::numeric_limits<E>::min(),
-                                              std::numeric_limits<E>::max());
-      for (E& x : v) x = static_cast<E>(dist(rng));
-    } else {
-      fill_random(v, rng);
-    }
+    fill_random(a, rng);
+    fill_random(b, rng);
   }
   void run() {
     if constexpr (kInt8) {
