@@ -33,12 +33,15 @@ struct GemmTuning {
   // to the hardware prefetchers (the model: they do where the probe measured at least 16
   // page-strided streams kept fed, or measured none).
   int stream_prefetch = 0;
-  // a_level and b_l1_ways for the tiles of dot products on bf16 pairs and int8 pairs or quads
-  // (VDPBF16PS, VPDPBUSD, VPMADDWD), tuned apart: their A streams ask the same bytes a cycle as
-  // the float tiles', but measured on Zen 5 they gained from A in L2 where float did not
-  // (docs/notes/blocks-per-host-2026-12-06.md).
-  int dot_a_level = 0;
-  int dot_b_l1_ways = 0;
+  // a_level and b_l1_ways for the tiles of dot products, tuned apart for each element type: bf16
+  // on pairs (VDPBF16PS), int8 on quads or pairs (VPDPBUSD, VPMADDWD). Their A streams ask the
+  // same bytes a cycle as the float tiles', but measured on Zen 5 bf16 gained from A in L2 where
+  // float did not, and int8 gained at large squares but lost at 32 rows and at 512 x 4096 x
+  // 11008 (docs/notes/blocks-per-host-2026-12-06.md).
+  int bf16_a_level = 0;
+  int bf16_b_l1_ways = 0;
+  int int8_a_level = 0;
+  int int8_b_l1_ways = 0;
 
   // Every field zero or in its range (depths 4 .. 65536, multiples of 4: packing transposes
   // 4 x 4 blocks).
@@ -46,11 +49,12 @@ struct GemmTuning {
     const auto depth_ok = [](std::int64_t d) {
       return d == 0 || (d >= 4 && d <= 65536 && d % 4 == 0);
     };
-    return (a_level == 0 || a_level == 2 || a_level == 3) && depth_ok(slab_depth) &&
-           depth_ok(skinny_depth) && tall_a_path >= 0 && tall_a_path <= 2 && b_l1_ways >= 0 &&
-           b_l1_ways <= 64 && stream_prefetch >= 0 && stream_prefetch <= 2 &&
-           (dot_a_level == 0 || dot_a_level == 2 || dot_a_level == 3) && dot_b_l1_ways >= 0 &&
-           dot_b_l1_ways <= 64;
+    const auto level_ok = [](int level) { return level == 0 || level == 2 || level == 3; };
+    const auto ways_ok = [](int ways) { return ways >= 0 && ways <= 64; };
+    return level_ok(a_level) && depth_ok(slab_depth) && depth_ok(skinny_depth) &&
+           tall_a_path >= 0 && tall_a_path <= 2 && ways_ok(b_l1_ways) && stream_prefetch >= 0 &&
+           stream_prefetch <= 2 && level_ok(bf16_a_level) && ways_ok(bf16_b_l1_ways) &&
+           level_ok(int8_a_level) && ways_ok(int8_b_l1_ways);
   }
   friend bool operator==(const GemmTuning&, const GemmTuning&) = default;
 };

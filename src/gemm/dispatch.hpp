@@ -2,6 +2,8 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
+#include <type_traits>
 
 #include "gemm/blocking.hpp"
 #include "gemm/kernel_set.hpp"
@@ -68,13 +70,14 @@ const BlockSizes& derive_tuned_blocks(Isa isa, const TypedKernels<T, SourceA, So
                                       const GemmTuning& tuning);
 
 // The fields of `tuning` that size the blocks of `kernels`' tiles: the float tiles' a_level and
-// b_l1_ways, or for dot products on pairs or quads (depth_group > 1) their own.
+// b_l1_ways, or for dot products on pairs or quads (depth_group > 1) their element type's.
 template <class T, class SourceA, class SourceB>
 GemmTuning tiles_tuning(const GemmKernels<T, SourceA, SourceB>& kernels, const GemmTuning& tuning) {
   if (kernels.depth_group == 1) return tuning;
+  constexpr bool kBf16 = std::is_same_v<SourceA, std::uint16_t>;
   GemmTuning t = tuning;
-  t.a_level = tuning.dot_a_level;
-  t.b_l1_ways = tuning.dot_b_l1_ways;
+  t.a_level = kBf16 ? tuning.bf16_a_level : tuning.int8_a_level;
+  t.b_l1_ways = kBf16 ? tuning.bf16_b_l1_ways : tuning.int8_b_l1_ways;
   return t;
 }
 

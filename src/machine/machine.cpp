@@ -171,7 +171,9 @@ std::string tuning_text(const GemmTuning& t) {
          (t.tall_a_path == 0 ? "model" : t.tall_a_path == 1 ? "direct" : "packed") +
          ", b_l1_ways " + field(t.b_l1_ways) + ", stream_prefetch " +
          (t.stream_prefetch == 0 ? "model" : t.stream_prefetch == 1 ? "software" : "hardware") +
-         ", dot_a_level " + field(t.dot_a_level) + ", dot_b_l1_ways " + field(t.dot_b_l1_ways);
+         ", bf16_a_level " + field(t.bf16_a_level) + ", bf16_b_l1_ways " +
+         field(t.bf16_b_l1_ways) + ", int8_a_level " + field(t.int8_a_level) +
+         ", int8_b_l1_ways " + field(t.int8_b_l1_ways);
 }
 
 std::string describe(const Machine& m) {

@@ -159,8 +159,10 @@ void put_tuning(MeasuredValues& values, const std::string& isa, const GemmTuning
   put("tall_a_path", tuning.tall_a_path);
   put("b_l1_ways", tuning.b_l1_ways);
   put("stream_prefetch", tuning.stream_prefetch);
-  put("dot_a_level", tuning.dot_a_level);
-  put("dot_b_l1_ways", tuning.dot_b_l1_ways);
+  put("bf16_a_level", tuning.bf16_a_level);
+  put("bf16_b_l1_ways", tuning.bf16_b_l1_ways);
+  put("int8_a_level", tuning.int8_a_level);
+  put("int8_b_l1_ways", tuning.int8_b_l1_ways);
 }
 
 GemmTuning tuning_of(const MeasuredValues& values, const std::string& isa) {
@@ -175,8 +177,10 @@ GemmTuning tuning_of(const MeasuredValues& values, const std::string& isa) {
   t.tall_a_path = static_cast<int>(get("tall_a_path"));
   t.b_l1_ways = static_cast<int>(get("b_l1_ways"));
   t.stream_prefetch = static_cast<int>(get("stream_prefetch"));
-  t.dot_a_level = static_cast<int>(get("dot_a_level"));
-  t.dot_b_l1_ways = static_cast<int>(get("dot_b_l1_ways"));
+  t.bf16_a_level = static_cast<int>(get("bf16_a_level"));
+  t.bf16_b_l1_ways = static_cast<int>(get("bf16_b_l1_ways"));
+  t.int8_a_level = static_cast<int>(get("int8_a_level"));
+  t.int8_b_l1_ways = static_cast<int>(get("int8_b_l1_ways"));
   return t;
 }
 

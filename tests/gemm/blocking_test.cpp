@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 
 #include "gemm/dispatch.hpp"
 #include "gemm/kernel_set.hpp"
@@ -61,14 +62,25 @@ TEST(Blocking, TunedWaysSetTheDepth) {
 }
 
 // The tuning's blocks reach the tiles of every element type on the ISA path: the float tiles'
-// fields those of f32, f64 and bf16 widened to float, the dot products' own those of bf16 pairs
-// and int8 pairs or quads; not the tile registers, whose blocks are their own.
+// fields those of f32, f64 and bf16 widened to float, the dot products' fields of each type those
+// of bf16 pairs and of int8 pairs or quads; not the tile registers, whose blocks are their own.
 TEST(Blocking, TuningReachesEveryElementTypesTiles) {
   const Isa isa = active_isa();
   const GemmTuning before = gemm_tuning(isa);
-  for (const GemmTuning& tuning :
-       {GemmTuning{.a_level = 2, .b_l1_ways = 2, .dot_a_level = 3, .dot_b_l1_ways = 16},
-        GemmTuning{.a_level = 3, .b_l1_ways = 16, .dot_a_level = 2, .dot_b_l1_ways = 6}}) {
+  // Each kind of tiles on blocks of its own.
+  const GemmTuning tunings[] = {{.a_level = 2,
+                                 .b_l1_ways = 2,
+                                 .bf16_a_level = 3,
+                                 .bf16_b_l1_ways = 16,
+                                 .int8_a_level = 2,
+                                 .int8_b_l1_ways = 6},
+                                {.a_level = 3,
+                                 .b_l1_ways = 16,
+                                 .bf16_a_level = 2,
+                                 .bf16_b_l1_ways = 6,
+                                 .int8_a_level = 3,
+                                 .int8_b_l1_ways = 8}};
+  for (const GemmTuning& tuning : tunings) {
     set_gemm_tuning(isa, tuning);
     const GemmTuning& in_force = runtime::gemm_tuning(isa);
     const auto expect_tuned = [&](const auto& table, int step_bytes, const char* type) {
@@ -79,8 +91,9 @@ TEST(Blocking, TuningReachesEveryElementTypesTiles) {
       }
       GemmTuning tiles = tuning;
       if (table.kernels.depth_group > 1) {
-        tiles.a_level = tuning.dot_a_level;
-        tiles.b_l1_ways = tuning.dot_b_l1_ways;
+        const bool bf16 = std::string(type) == "bf16";
+        tiles.a_level = bf16 ? tuning.bf16_a_level : tuning.int8_a_level;
+        tiles.b_l1_ways = bf16 ? tuning.bf16_b_l1_ways : tuning.int8_b_l1_ways;
       }
       const gemm_detail::BlockSizes want = gemm_detail::derive_block_sizes(
           Machine::current(), table.kernels.mr, table.kernels.nr, step_bytes, tiles);

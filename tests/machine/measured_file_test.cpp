@@ -94,13 +94,16 @@ TEST(MeasuredFile, TuningRoundTripsPerIsa) {
   t.slab_depth = 384;
   t.tall_a_path = 2;
   t.stream_prefetch = 2;
-  t.dot_a_level = 3;
-  t.dot_b_l1_ways = 8;
+  t.bf16_a_level = 3;
+  t.bf16_b_l1_ways = 8;
+  t.int8_a_level = 2;
+  t.int8_b_l1_ways = 6;
   machine::MeasuredValues values;
   machine::put_tuning(values, "avx2", t);
-  EXPECT_EQ(values.size(), 6u);  // zero fields (the model's choice) are not written
+  EXPECT_EQ(values.size(), 8u);  // zero fields (the model's choice) are not written
   EXPECT_EQ(values.at("tune.avx2.slab_depth"), 384);
-  EXPECT_EQ(values.at("tune.avx2.dot_b_l1_ways"), 8);
+  EXPECT_EQ(values.at("tune.avx2.bf16_b_l1_ways"), 8);
+  EXPECT_EQ(values.at("tune.avx2.int8_b_l1_ways"), 6);
   EXPECT_EQ(machine::tuning_of(values, "avx2"), t);
   EXPECT_EQ(machine::tuning_of(values, "avx512"), GemmTuning{});
   Machine m;
@@ -118,8 +121,10 @@ TEST(MeasuredFile, TuningRangesAreChecked) {
   EXPECT_FALSE((GemmTuning{0, 0, 1 << 20, 0}.valid()));
   EXPECT_FALSE((GemmTuning{0, 0, 0, 3}.valid()));
   EXPECT_FALSE((GemmTuning{0, 0, 0, 0, 0, 3}.valid()));
-  EXPECT_FALSE((GemmTuning{.dot_a_level = 1}.valid()));
-  EXPECT_FALSE((GemmTuning{.dot_b_l1_ways = -1}.valid()));
+  EXPECT_FALSE((GemmTuning{.bf16_a_level = 1}.valid()));
+  EXPECT_FALSE((GemmTuning{.bf16_b_l1_ways = -1}.valid()));
+  EXPECT_FALSE((GemmTuning{.int8_a_level = 4}.valid()));
+  EXPECT_FALSE((GemmTuning{.int8_b_l1_ways = 65}.valid()));
   EXPECT_THROW(set_gemm_tuning(Isa::generic, GemmTuning{7, 0, 0, 0}), std::invalid_argument);
 }
 

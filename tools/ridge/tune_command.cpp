@@ -5,7 +5,8 @@
 // One step at a time, in the order of tuning_steps(), each from the winners so far: every
 // combination of the step's candidates and the model's choice run alternately (in reverse order
 // every other round) on the shapes of the standard sweep that its fields steer, f32 and f64 (bf16
-// and u8s8 for the dot products' tiles, where bf16 runs on such tiles), on one thread and on all. A
+// or u8s8 for the dot products' tiles of that type, where it runs on such tiles), on one thread and
+// on all. A
 // candidate replaces the model's choice only when the geometric mean of its rates over the
 // model's beats 1 + kMargin: a quick measurement can be a third off in a noise burst, and a
 // choice that wins by less is not worth a file's worth of difference between two machines of one
@@ -45,7 +46,7 @@ std::vector<Shape> shapes_for(const std::string& field) {
   // Squares where A, B and C outgrow L3, and 32 rows of x against a 4096 x 4096 W: on Zen 5 the
   // dot products' A in L2 ran bf16 at 4096^3 0.98-1.08x on 2 threads and 1.02-1.04x on 1, but
   // u8s8 and s8s8 at 32 rows 0.70-0.93x.
-  if (field == "dot_a_level" || field == "dot_b_l1_ways")
+  if (field.starts_with("bf16_") || field.starts_with("int8_"))
     return {{2048, 2048, 2048}, {3072, 3072, 3072}, {32, 4096, 4096}};
   if (field == "slab_depth") return {{128, 4096, 4096}, {512, 512, 512}};
   if (field == "skinny_depth") return {{8, 4096, 4096}, {16, 4096, 4096}};
@@ -141,11 +142,23 @@ std::vector<double> log_ratios(Isa isa, const std::vector<Setting>& settings, Sh
   return logs;
 }
 
-// Whether bf16 runs on `isa` on tiles of dot products on pairs (VDPBF16PS), which the dot
-// products' fields steer, rather than widened to float or on tile registers.
-bool bf16_takes_dot_tiles(Isa isa) {
-  const auto& kernels = gemm_detail::gemm_kernels<float, std::uint16_t, std::uint16_t>(isa).kernels;
-  return kernels.depth_group > 1 && kernels.step_multiple == 1;
+// Whether `types` run on `isa` on the tiles their step's fields steer: the float tiles always;
+// bf16 and int8 on tiles of dot products (VDPBF16PS, VPDPBUSD, VPMADDWD), not widened to float
+// nor on tile registers (AMX).
+bool step_applies(Isa isa, gemm_detail::TunedTypes types) {
+  const auto on_dot_tiles = [](const auto& kernels) {
+    return kernels.depth_group > 1 && kernels.step_multiple == 1;
+  };
+  switch (types) {
+    case gemm_detail::TunedTypes::bf16:
+      return on_dot_tiles(
+          gemm_detail::gemm_kernels<float, std::uint16_t, std::uint16_t>(isa).kernels);
+    case gemm_detail::TunedTypes::int8:
+      return on_dot_tiles(
+          gemm_detail::gemm_kernels<std::int32_t, std::int8_t, std::uint8_t>(isa).kernels);
+    default:
+      return true;
+  }
 }
 
 GemmTuning tune(Isa isa, const TuneOptions& o) {
@@ -159,14 +172,16 @@ GemmTuning tune(Isa isa, const TuneOptions& o) {
   GemmTuning best;
   std::printf("%s\n", "step: each setting's rate over the model's (geometric mean)");
   for (const gemm_detail::TuningStep& step : gemm_detail::tuning_steps()) {
-    if (step.dot_tiles && !bf16_takes_dot_tiles(isa)) {
-      std::printf("%s: no dot-product tiles for bf16 on this path, the model's\n",
+    if (!step_applies(isa, step.types)) {
+      std::printf("%s: no dot-product tiles for its type on this path, the model's\n",
                   step.fields[0].name);
       continue;
     }
     const std::vector<Setting> settings = settings_of(step, best);
     const std::vector<std::string> step_types =
-        step.dot_tiles ? std::vector<std::string>{"bf16", "u8s8"} : types;
+        step.types == gemm_detail::TunedTypes::bf16   ? std::vector<std::string>{"bf16"}
+        : step.types == gemm_detail::TunedTypes::int8 ? std::vector<std::string>{"u8s8"}
+                                                      : types;
     std::vector<double> sum(settings.size(), 0.0);
     int samples = 0;
     for (int threads : thread_counts) {
