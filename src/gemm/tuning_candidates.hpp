@@ -36,8 +36,8 @@ struct TuningStep {
 // but one way with A in L3, a third with A in L2), so the two are one step: on Zen 5 A in L2
 // gained with B in 6 to 11 of the L1's 12 ways and not in the model's 4
 // (docs/notes/blocks-per-host-2026-12-06.md). Each element type of the dot products' tiles has its
-// own such step: there A in L2 gained bf16 1-6% at large squares but cost int8 up to 30% at 32
-// rows, so one choice for both kept the model for both.
+// own such step, timed on that type alone: there A in L2 gained bf16 1-6% at large squares but
+// cost int8 up to 30% at 32 rows.
 inline const std::vector<TuningStep>& tuning_steps() {
   static const std::vector<TuningStep> steps = {
       {{{"a_level", {2, 3}, set_field<&GemmTuning::a_level>},

@@ -6,9 +6,8 @@
 // combination of the step's candidates and the model's choice run alternately (in reverse order
 // every other round) on the shapes of the standard sweep that its fields steer, f32 and f64 (bf16
 // or u8s8 for the dot products' tiles of that type, where it runs on such tiles), on one thread and
-// on all. A
-// candidate replaces the model's choice only when the geometric mean of its rates over the
-// model's beats 1 + kMargin: a quick measurement can be a third off in a noise burst, and a
+// on all. A candidate replaces the model's choice only when the geometric mean of its rates over
+// the model's beats 1 + kMargin: a quick measurement can be a third off in a noise burst, and a
 // choice that wins by less is not worth a file's worth of difference between two machines of one
 // kind.
 #include <algorithm>
