@@ -86,18 +86,6 @@ constexpr std::int64_t kShallowDirectTallBytes = 48;
 // 25 GB/s: 75) is unmeasured. The bandwidth is not among the figures the library reads, so the
 // width is this one for every machine.
 constexpr std::int64_t kCopyAheadColumns = 128;
-// The same for an A that comes from L3 (larger than L2, within half of L3): packing it still takes
-// a large share against a few columns of B, and copying it ahead pays up to a narrower B, where
-// L3 reads faster than memory. Measured on the Zen 5 host (L3 117 GB/s a core, DRAM 44; L2 836
-// KiB streamed), 2 threads, M x N x K row-major, A = the K x N W, copy ahead against block by
-// block, alternated, x oneDNN, three rounds: AVX-512 sgemm 32 / 48 / 64 / 96 / 128 x 2048 x 2048
-// (16 MiB) 0.95-0.97 / 0.90-0.95 / 0.96-0.98 / 0.98-0.99 / 0.98-1.00 against 0.76-0.79 / 0.68-0.69
-// / 0.83-0.84 / 0.79-0.80 / 0.99-1.01; two rounds, 32 / 64 / 128 x 1024 x 1024 (4 MiB) 0.86 /
-// 0.94-0.98 / 0.92-0.96 against 0.79-0.80 / 0.93 / 0.96-0.99, 32 / 64 x 512 x 512 (1 MiB, about
-// L2's size) level; AVX2 sgemm (`RIDGE_ISA=avx2`, GFLOP/s) 32 / 64 / 96 x 2048 x 2048 219-225 / 234-235 /
-// 231 against 183-188 / 217-220 / 218-219, 128 x 1024 x 1024 235-237 against 238-245, bf16
-// widened 32 / 64 / 96 230-233 / 236-237 / 236-237 against 195-217 / 218-239 / 237-247.
-constexpr std::int64_t kCopyAheadL3Columns = 96;
 // Each extra thread must get at least this many multiply-adds (~1 us at 100 GFLOP/s), which
 // covers handing work to a spinning pool worker (well under a microsecond). Measured on
 // 2 cores (Zen 4): 64^3 sgemm is 1.3x faster on 2 threads than on 1 (oneDNN threads it too).
@@ -142,19 +130,16 @@ std::int64_t skinny_slice_depth(std::int64_t streams, std::int64_t n) {
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
-// Whether the packed path copies each A block while the tiles of the block before it run: a
-// column-contiguous A of `a_bytes` against a B of more than two tiles' width (none at 8 columns,
-// 4 + 4 (Loops::strip_columns), so that the whole copy follows the block's tiles a vector at a
-// time; two at 12, which then copy a vector at every step; measured on the Zen 3 host, dgemm M x
-// 4096 x 4096 row-major, GFLOP/s copying ahead and packing block by block: M = 8 on 1 thread 6.6
-// and 16.9, M = 12 on 2 threads 14.5 and 26.0) and at most kCopyAheadColumns wide where A comes
-// from memory, kCopyAheadL3Columns where it comes from L3.
+// Whether the packed path copies each A block while the tiles of the block before it run
+// (kCopyAheadColumns): a column-contiguous A from memory against a B of more than two tiles'
+// width (none at 8 columns, 4 + 4 (Loops::strip_columns), so that the whole copy follows the
+// block's tiles a vector at a time; two at 12, which then copy a vector at every step; measured
+// on the Zen 3 host, dgemm M x 4096 x 4096 row-major, GFLOP/s copying ahead and packing block by
+// block: M = 8 on 1 thread 6.6 and 16.9, M = 12 on 2 threads 14.5 and 26.0) and at most
+// kCopyAheadColumns wide.
 template <class Problem>
-bool copies_ahead(const Problem& p, int nr, std::int64_t a_bytes,
-                  const kernels::CacheModel& caches) {
-  if (p.a_rs != 1 || p.n <= 2 * nr) return false;
-  if (kernels::streams_from_memory(a_bytes, caches)) return p.n <= kCopyAheadColumns;
-  return a_bytes > caches.l2_streamed && p.n <= kCopyAheadL3Columns;
+bool copies_ahead(const Problem& p, int nr, bool a_from_memory) {
+  return p.a_rs == 1 && p.n > 2 * nr && p.n <= kCopyAheadColumns && a_from_memory;
 }
 
 // The epilogue, if any, over C's block of p: for the paths whose kernels do not apply it
@@ -618,7 +603,7 @@ Route<T> choose_route(const GemmProblem<T>& p, Isa isa) {
   route.blocks = &blocks;
   route.path = dot ? Path::dot : direct ? Path::direct : Path::packed;
   route.direct = options;
-  route.packed = {copies_ahead(p, loops.nr, a_bytes, caches), table.fma_chains};
+  route.packed = {copies_ahead(p, loops.nr, a_from_memory), table.fma_chains};
   route.dot_fetches_ahead = dot && kernels::fetches_ahead(a_bytes, caches, tuning.stream_prefetch);
   return route;
 }
@@ -735,7 +720,9 @@ PackedOptions widened_options(const GemmProblem<T, SourceA, SourceB>& p,
                               const TypedKernels<T, SourceA, SourceB>& table) {
   const bool copy_ahead =
       std::is_same_v<SourceA, std::uint16_t> && table.kernels.depth_group == 1 &&
-      copies_ahead(p, table.kernels.nr, p.m * p.k * std::int64_t{sizeof(SourceA)}, table.caches);
+      copies_ahead(
+          p, table.kernels.nr,
+          kernels::streams_from_memory(p.m * p.k * std::int64_t{sizeof(SourceA)}, table.caches));
   return {copy_ahead, table.fma_chains};
 }
 
