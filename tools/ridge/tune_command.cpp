@@ -38,23 +38,23 @@ struct Shape {
   std::int64_t m, n, k;
 };
 
-// Shapes each field steers (row-major NN, most from ridge bench gemm's defaults).
+// Shapes each float field steers (row-major NN, most from ridge bench gemm's defaults).
 std::vector<Shape> shapes_for(const std::string& field) {
   if (field == "b_l1_ways") return {{1000, 1000, 1000}, {1536, 1536, 1536}};
   if (field == "a_level") return {{1536, 1536, 1536}};
-  // Squares where A, B and C outgrow L3, and 32 rows of x against a 4096 x 4096 W: on Zen 5 the
-  // dot products' A in L2 ran bf16 at 4096^3 0.98-1.08x on 2 threads and 1.02-1.04x on 1, but
-  // u8s8 and s8s8 at 32 rows 0.70-0.93x.
-  if (field.starts_with("bf16_") || field.starts_with("int8_"))
-    return {{2048, 2048, 2048}, {3072, 3072, 3072}, {32, 4096, 4096}};
   if (field == "slab_depth") return {{128, 4096, 4096}, {512, 512, 512}};
   if (field == "skinny_depth") return {{8, 4096, 4096}, {16, 4096, 4096}};
   if (field == "stream_prefetch") return {{1, 4096, 4096}, {4096, 1, 4096}};  // GEMV both ways
   return {{128, 4096, 4096}, {32, 4096, 4096}};  // tall_a_path
 }
 
-// The shapes of a step: its fields' shapes, each once.
+// The shapes of a step: its fields' shapes, each once. The dot products' tiles of either type:
+// squares where A, B and C outgrow L3, and 32 rows of x against a 4096 x 4096 W (on Zen 5 their A
+// in L2 ran bf16 at 4096^3 0.98-1.08x on 2 threads and 1.02-1.04x on 1, but u8s8 and s8s8 at 32
+// rows 0.70-0.93x).
 std::vector<Shape> shapes_for(const gemm_detail::TuningStep& step) {
+  if (step.types != gemm_detail::TunedTypes::floats)
+    return {{2048, 2048, 2048}, {3072, 3072, 3072}, {32, 4096, 4096}};
   std::vector<Shape> shapes;
   for (const gemm_detail::TuningField& field : step.fields)
     for (const Shape& s : shapes_for(field.name))
@@ -141,22 +141,26 @@ std::vector<double> log_ratios(Isa isa, const std::vector<Setting>& settings, Sh
   return logs;
 }
 
-// Whether `types` run on `isa` on the tiles their step's fields steer: the float tiles always;
-// bf16 and int8 on tiles of dot products (VDPBF16PS, VPDPBUSD, VPMADDWD), not widened to float
-// nor on tile registers (AMX).
-bool step_applies(Isa isa, gemm_detail::TunedTypes types) {
+// The element types a step is timed on (`floats` for the float tiles'): bf16 or u8s8 for the
+// dot products' tiles of that type, where it runs on such tiles on `isa` (VDPBF16PS, VPDPBUSD,
+// VPMADDWD), none where it is widened to float or on tile registers (AMX).
+std::vector<std::string> timed_types(Isa isa, gemm_detail::TunedTypes types,
+                                     const std::vector<std::string>& floats) {
   const auto on_dot_tiles = [](const auto& kernels) {
     return kernels.depth_group > 1 && kernels.step_multiple == 1;
   };
   switch (types) {
     case gemm_detail::TunedTypes::bf16:
-      return on_dot_tiles(
-          gemm_detail::gemm_kernels<float, std::uint16_t, std::uint16_t>(isa).kernels);
+      if (on_dot_tiles(gemm_detail::gemm_kernels<float, std::uint16_t, std::uint16_t>(isa).kernels))
+        return {"bf16"};
+      return {};
     case gemm_detail::TunedTypes::int8:
-      return on_dot_tiles(
-          gemm_detail::gemm_kernels<std::int32_t, std::int8_t, std::uint8_t>(isa).kernels);
+      if (on_dot_tiles(
+              gemm_detail::gemm_kernels<std::int32_t, std::int8_t, std::uint8_t>(isa).kernels))
+        return {"u8s8"};
+      return {};
     default:
-      return true;
+      return floats;
   }
 }
 
@@ -171,16 +175,13 @@ GemmTuning tune(Isa isa, const TuneOptions& o) {
   GemmTuning best;
   std::printf("%s\n", "step: each setting's rate over the model's (geometric mean)");
   for (const gemm_detail::TuningStep& step : gemm_detail::tuning_steps()) {
-    if (!step_applies(isa, step.types)) {
+    const std::vector<std::string> step_types = timed_types(isa, step.types, types);
+    if (step_types.empty()) {
       std::printf("%s: no dot-product tiles for its type on this path, the model's\n",
                   step.fields[0].name);
       continue;
     }
     const std::vector<Setting> settings = settings_of(step, best);
-    const std::vector<std::string> step_types =
-        step.types == gemm_detail::TunedTypes::bf16   ? std::vector<std::string>{"bf16"}
-        : step.types == gemm_detail::TunedTypes::int8 ? std::vector<std::string>{"u8s8"}
-                                                      : types;
     std::vector<double> sum(settings.size(), 0.0);
     int samples = 0;
     for (int threads : thread_counts) {
