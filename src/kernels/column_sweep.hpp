@@ -42,11 +42,12 @@ struct ColumnSweep {
   static constexpr int kColumns = static_cast<int>(kSweepColumns);
 
   // y = alpha * A x + beta * y, rows in blocks of row_block, whose sums `t` (row_block elements
-  // for each of x's columns) stay in cache; prefetch: fetch the next group's columns ahead.
-  static void run(const GemvProblem<T, SourceA>& p, std::int64_t row_block, bool prefetch, T* t) {
+  // for each of x's columns) stay in cache; `fetch`: what to ask for ahead of the loads.
+  static void run(const GemvProblem<T, SourceA>& p, std::int64_t row_block, SweepFetch fetch,
+                  T* t) {
     for (std::int64_t i0 = 0; i0 < p.m; i0 += row_block) {
       const std::int64_t rows = std::min(row_block, p.m - i0);
-      sum_rows(p, i0, rows, prefetch, t, rows);
+      sum_rows(p, i0, rows, fetch, t, rows);
       for (std::int64_t c = 0; c < p.columns; ++c)
         finish(rows, 1, t + c * rows, 0, p.alpha, p.beta, p.y + c * p.ldy + i0);
     }
@@ -54,10 +55,10 @@ struct ColumnSweep {
 
   // sums[0, m) = A x alone, rows in blocks as run's, the sums of x's column c at sums + c *
   // column_stride: one part of the depth (sweep_depth_parts; p's alpha, beta and y unused).
-  static void sum(const GemvProblem<T, SourceA>& p, std::int64_t row_block, bool prefetch, T* sums,
-                  std::int64_t column_stride) {
+  static void sum(const GemvProblem<T, SourceA>& p, std::int64_t row_block, SweepFetch fetch,
+                  T* sums, std::int64_t column_stride) {
     for (std::int64_t i0 = 0; i0 < p.m; i0 += row_block)
-      sum_rows(p, i0, std::min(row_block, p.m - i0), prefetch, sums + i0, column_stride);
+      sum_rows(p, i0, std::min(row_block, p.m - i0), fetch, sums + i0, column_stride);
   }
 
   // y = fma(alpha, s, beta * y) over `rows` elements, the formula of the GEMM tiles, s the sum of
@@ -81,27 +82,41 @@ struct ColumnSweep {
   // load_bf16's widening is a shuffle, which Zen 4 runs at one 512-bit register every 2 cycles:
   // with A in L3 the sweep ran near that rate. The partial sums t then hold, per step of 2 W
   // rows, the even rows' and then the odd rows' (in_row_order puts them back); each sum still
-  // sees the same FMAs in the same order. Each load also asks for its column's next line:
-  // measured (Zen 4, 2 threads, alternated), bf16 one row of x times W, GFLOP/s without / with:
-  // 1 x 1024 x 4096 98-104 / 119-124, 1 x 4096 x 4096 75-79 / 92-98 (0.81-0.83 / 0.98-1.04x
-  // oneDNN); asking 128 or 256 bytes ahead gained nothing, and f32 columns gained nothing.
+  // sees the same FMAs in the same order.
   static constexpr bool kPairs = std::is_same_v<SourceA, std::uint16_t>;
   static constexpr int kStep = kPairs ? 2 * W : W;
+  // Each bf16 load also asks for its column's bytes a step ahead (its next line on AVX-512), or a
+  // kilobyte ahead where A does not fit L3 (SweepFetch::far). Measured (Zen 4, 2 threads,
+  // alternated), bf16 one row of x times W, GFLOP/s without / a step ahead: 1 x 1024 x 4096
+  // 98-104 / 119-124, 1 x 4096 x 4096 75-79 / 92-98 (0.81-0.83 / 0.98-1.04x oneDNN); 128 or 256
+  // bytes gained nothing there, and f32 columns gained nothing. On Zen 5 (32 MiB L3, 8 page-
+  // strided streams), x oneDNN in the same runs, a step -> a kilobyte ahead, 2 threads / 1
+  // thread: 1 x 8192 x 8192 0.93-0.96 -> 0.98-0.99 / 0.82-0.87 -> 0.97-0.99, 1 x 4096 x 11008
+  // 0.92-0.93 -> 1.03-1.06 / 0.87-0.88 -> 1.00-1.05; but with A in L3 a kilobyte lost: 1 x 4096
+  // x 4096 (32 MiB, found partly in L3 by repeated calls) on 2 threads 0.93-0.99 -> 0.85-1.05
+  // (512 bytes 0.88-0.96), 1 x 1024 x 1024 on 1 thread 0.82-0.84 -> 0.69-0.70.
+  static constexpr std::int64_t kNearAhead = kStep;
+  static constexpr std::int64_t kFarAhead = 1024 / std::int64_t{sizeof(SourceA)};
 
   // t[0, rows) = rows [i0, i0 + rows) of A x, in row order, x's column c into t + c * t_stride.
   static void sum_rows(const GemvProblem<T, SourceA>& p, std::int64_t i0, std::int64_t rows,
-                       bool prefetch, T* t, std::int64_t t_stride) {
+                       SweepFetch fetch, T* t, std::int64_t t_stride) {
     for (std::int64_t c = 0; c < p.columns; ++c) std::fill_n(t + c * t_stride, rows, T(0));
-    const auto columns = [&]<int N>() {
+    const auto columns = [&]<int N, std::int64_t Ahead>() {
       const SourceA* a = p.a + i0;
       std::int64_t j = 0;
       for (; j + kColumns <= p.n; j += kColumns)
-        add_columns<kColumns, N>(rows, a + j * p.lda, p.lda, p.x + j * N, t, t_stride,
-                                 prefetch && j + 2 * kColumns <= p.n);
+        add_columns<kColumns, N, Ahead>(rows, a + j * p.lda, p.lda, p.x + j * N, t, t_stride,
+                                        fetch.next && j + 2 * kColumns <= p.n);
       for (; j < p.n; ++j)
-        add_columns<1, N>(rows, a + j * p.lda, p.lda, p.x + j * N, t, t_stride, false);
+        add_columns<1, N, Ahead>(rows, a + j * p.lda, p.lda, p.x + j * N, t, t_stride, false);
     };
-    with_count<kMaxSweepColumns>(p.columns, columns);
+    with_count<kMaxSweepColumns>(p.columns, [&]<int N>() {
+      if constexpr (kPairs) {
+        if (fetch.far) return columns.template operator()<N, kFarAhead>();
+      }
+      columns.template operator()<N, kNearAhead>();
+    });
     if constexpr (kPairs)
       for (std::int64_t c = 0; c < p.columns; ++c) in_row_order(rows, t + c * t_stride);
   }
@@ -134,8 +149,9 @@ struct ColumnSweep {
   // Each of x's N columns (interleaved: x[j * N + c]) times A's Columns columns from a on, added
   // to its sums (t_stride apart). A's element is loaded and widened once for all of x's
   // columns. With one column x's values are broadcast once, beside its sums in registers; with
-  // more, each FMA takes its x from memory (a broadcast load at a fixed offset).
-  template <int Columns, int N>
+  // more, each FMA takes its x from memory (a broadcast load at a fixed offset). bf16 loads ask
+  // for their column's elements Ahead elements on.
+  template <int Columns, int N, std::int64_t Ahead>
   static void add_columns(std::int64_t rows, const SourceA* a, std::int64_t lda, const T* x, T* t,
                           std::int64_t t_stride, bool prefetch_next) {
     reg xj[N == 1 ? Columns : 1];  // x's values in registers: one column only
@@ -159,7 +175,7 @@ struct ColumnSweep {
         }
         RIDGE_UNROLL for (int j = 0; j < Columns; ++j) {
           if (prefetch_next) __builtin_prefetch(a + (Columns + j) * lda + i, 0, 2);
-          __builtin_prefetch(a + j * lda + i + kStep, 0, 3);  // the column's next line
+          __builtin_prefetch(a + j * lda + i + Ahead, 0, 3);
           reg even_rows, odd_rows;
           V::widen_pairs(V::load_pairs(a + j * lda + i), even_rows, odd_rows);
           RIDGE_UNROLL for (int c = 0; c < N; ++c) {

@@ -81,14 +81,14 @@ std::int64_t task_elements(const GemvProblem<T, SourceA>& p, const VectorKernels
 // (rows lda apart) and x.
 template <class T, class SourceA>
 void run_part(const GemvProblem<T, SourceA>& p, const VectorKernels<T>& kernels,
-              const CacheModel& caches, bool prefetch, T* work) {
+              const CacheModel& caches, SweepFetch fetch, T* work) {
   constexpr bool kNative = std::is_same_v<SourceA, T>;
   if (!p.transposed) {
     const std::int64_t rows = balanced_sweep_rows<T>(p.m, caches, p.columns);
     if constexpr (kNative) {
-      kernels.column_sweep(p, rows, prefetch, work);
+      kernels.column_sweep(p, rows, fetch, work);
     } else {
-      kernels.column_sweep_bf16(p, rows, prefetch, work);
+      kernels.column_sweep_bf16(p, rows, fetch, work);
     }
     return;
   }
@@ -105,9 +105,9 @@ void run_part(const GemvProblem<T, SourceA>& p, const VectorKernels<T>& kernels,
   dots.c = p.y;
   dots.ldc = p.n;
   if constexpr (kNative) {
-    kernels.vector_dot(dots, prefetch, work);
+    kernels.vector_dot(dots, fetch.next, work);
   } else {
-    kernels.vector_dot_bf16(dots, prefetch, work);
+    kernels.vector_dot_bf16(dots, fetch.next, work);
   }
 }
 
@@ -115,7 +115,7 @@ void run_part(const GemvProblem<T, SourceA>& p, const VectorKernels<T>& kernels,
 // elements for each of x's columns, column_stride apart).
 template <class T, class SourceA>
 void sum_part(const GemvProblem<T, SourceA>& p, int parts, int q, std::int64_t r0, std::int64_t r1,
-              const VectorKernels<T>& kernels, const CacheModel& caches, bool prefetch, T* sums,
+              const VectorKernels<T>& kernels, const CacheModel& caches, SweepFetch fetch, T* sums,
               std::int64_t column_stride) {
   const std::int64_t c0 = sweep_part_begin(p.n, parts, q);
   GemvProblem<T, SourceA> piece = p;
@@ -125,9 +125,9 @@ void sum_part(const GemvProblem<T, SourceA>& p, int parts, int q, std::int64_t r
   piece.x = p.x + c0 * p.columns;
   const std::int64_t rows = balanced_sweep_rows<T>(piece.m, caches, p.columns);
   if constexpr (std::is_same_v<SourceA, T>) {
-    kernels.column_sums(piece, rows, prefetch, sums + r0, column_stride);
+    kernels.column_sums(piece, rows, fetch, sums + r0, column_stride);
   } else {
-    kernels.column_sums_bf16(piece, rows, prefetch, sums + r0, column_stride);
+    kernels.column_sums_bf16(piece, rows, fetch, sums + r0, column_stride);
   }
 }
 
@@ -146,8 +146,8 @@ void matrix_vector(const GemvProblem<T, SourceA>& p, std::int64_t incx, std::int
   const VectorKernels<T>& kernels = vector_kernels<T>(isa);
   const CacheModel& caches = CacheModel::current();
   const std::int64_t a_bytes = p.m * p.n * std::int64_t{sizeof(SourceA)};
-  const bool prefetch =
-      fetches_ahead(a_bytes, caches, runtime::gemm_tuning(isa).stream_prefetch);
+  const SweepFetch fetch{fetches_ahead(a_bytes, caches, runtime::gemm_tuning(isa).stream_prefetch),
+                         fetches_far(a_bytes, caches)};
   const int threads = thread_count(a_bytes);
   const int parts = p.transposed ? 1 : sweep_depth_parts(p.m, p.n);
   constexpr std::int64_t line = simd::kLineElements<T>;
@@ -190,7 +190,7 @@ void matrix_vector(const GemvProblem<T, SourceA>& p, std::int64_t incx, std::int
         const int q = static_cast<int>(u / lines);
         const std::int64_t end = std::min(u1, (q + 1) * lines);
         sum_part(unit, parts, q, (u - q * lines) * line, std::min(y_size, (end - q * lines) * line),
-                 kernels, caches, prefetch, sums + q * p.columns * parts_stride, parts_stride);
+                 kernels, caches, fetch, sums + q * p.columns * parts_stride, parts_stride);
         u = end;
       }
     };
@@ -203,7 +203,7 @@ void matrix_vector(const GemvProblem<T, SourceA>& p, std::int64_t incx, std::int
       kernels.column_finish(y_size, parts, sums + c * parts_stride, p.columns * parts_stride,
                             unit.alpha, unit.beta, unit.y + c * p.ldy);
   } else if (threads == 1) {
-    run_part(unit, kernels, caches, prefetch, task_work(0));
+    run_part(unit, kernels, caches, fetch, task_work(0));
   } else {
     // Thread parts of y are whole cache lines long, so two threads share at most the line where
     // their parts meet.
@@ -211,7 +211,7 @@ void matrix_vector(const GemvProblem<T, SourceA>& p, std::int64_t incx, std::int
     runtime::parallel_run(threads, [&](int task) {
       const std::int64_t y0 = task * part;
       if (y0 < y_size)
-        run_part(unit.part(y0, std::min(part, y_size - y0)), kernels, caches, prefetch,
+        run_part(unit.part(y0, std::min(part, y_size - y0)), kernels, caches, fetch,
                  task_work(task));
     });
   }

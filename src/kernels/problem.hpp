@@ -108,4 +108,11 @@ struct GemvProblem {
   }
 };
 
+// What the column sweep (kernels/column_sweep.hpp) asks for ahead of its loads, beside what the
+// hardware prefetchers fetch (the rules in kernels/cache_model.hpp).
+struct SweepFetch {
+  bool next = false;  // the next group's columns (fetches_ahead)
+  bool far = false;   // bf16: each column's bytes a kilobyte ahead, not one step (fetches_far)
+};
+
 }  // namespace ridge::kernels

@@ -33,20 +33,20 @@ struct VectorKernels {
   void (*vector_dot)(const GemmProblem<T>&, bool prefetch, T* b_copy) = nullptr;
   // y = alpha * A x + beta * y for a column-major A (not transposed), m, n >= 1, alpha != 0, x
   // and y of p.columns columns: rows in blocks of `row_block` (whose partial sums, in `sums`,
-  // row_block x p.columns elements, stay in cache). prefetch as dot.
-  void (*column_sweep)(const GemvProblem<T>&, std::int64_t row_block, bool prefetch,
+  // row_block x p.columns elements, stay in cache).
+  void (*column_sweep)(const GemvProblem<T>&, std::int64_t row_block, SweepFetch fetch,
                        T* sums) = nullptr;
   // The same for A stored as bf16 bit patterns (float only; null for double).
   void (*column_sweep_bf16)(const GemvProblem<T, std::uint16_t>&, std::int64_t row_block,
-                            bool prefetch, T* sums) = nullptr;
+                            SweepFetch fetch, T* sums) = nullptr;
   // A part of the depth of such a sweep (sweep_depth_parts in kernels/sweep_parts.hpp): sums[0,
   // m) = A x alone, x's column c's at sums + c * column_stride (alpha, beta and y unused); then y
   // = alpha * (the parts' sums added in order) + beta * y over `rows` elements, part q's sums at
   // sums + q * stride.
-  void (*column_sums)(const GemvProblem<T>&, std::int64_t row_block, bool prefetch, T* sums,
+  void (*column_sums)(const GemvProblem<T>&, std::int64_t row_block, SweepFetch fetch, T* sums,
                       std::int64_t column_stride) = nullptr;
   void (*column_sums_bf16)(const GemvProblem<T, std::uint16_t>&, std::int64_t row_block,
-                           bool prefetch, T* sums, std::int64_t column_stride) = nullptr;
+                           SweepFetch fetch, T* sums, std::int64_t column_stride) = nullptr;
   void (*column_finish)(std::int64_t rows, int parts, const T* sums, std::int64_t stride, T alpha,
                         T beta, T* y) = nullptr;
   // dot and vector_dot for A and B stored as bf16 bit patterns (float only; null for double):

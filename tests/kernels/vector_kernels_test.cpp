@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -59,12 +60,19 @@ void sweep_dot(Isa isa) {
           }
 }
 
+// Every choice of what the column sweep fetches ahead: the results do not depend on it.
+constexpr kernels::SweepFetch kSweepFetches[] = {
+    {false, false}, {true, false}, {false, true}, {true, true}};
+std::string describe(kernels::SweepFetch fetch) {
+  return std::string("next ") + (fetch.next ? "1" : "0") + " far " + (fetch.far ? "1" : "0");
+}
+
 // The column sweep of p (any number of x's columns) in row blocks of row_block rows: in one
 // sweep, or as `parts` parts of the depth (column_sums, then column_finish; a part may be empty).
 template <class T, class Stored>
 void run_column_sweep(const kernels::VectorKernels<T>& kernels,
                       const kernels::GemvProblem<T, Stored>& p, std::int64_t row_block,
-                      bool prefetch, int parts) {
+                      kernels::SweepFetch fetch, int parts) {
   const auto sweep = [&]() {
     if constexpr (std::is_same_v<Stored, T>) {
       return kernels.column_sweep;
@@ -81,7 +89,7 @@ void run_column_sweep(const kernels::VectorKernels<T>& kernels,
   }();
   if (parts == 1) {
     std::vector<T> t(static_cast<std::size_t>(row_block * p.columns));
-    sweep(p, row_block, prefetch, t.data());
+    sweep(p, row_block, fetch, t.data());
     return;
   }
   // Part q's sums of x's column c at (q * columns + c) * m.
@@ -93,7 +101,7 @@ void run_column_sweep(const kernels::VectorKernels<T>& kernels,
     part.n = kernels::sweep_part_begin(p.n, parts, q + 1) - c0;
     part.a = p.a + c0 * p.lda;
     part.x = p.x + c0 * p.columns;
-    sums_of(part, row_block, prefetch, sums.data() + q * p.columns * m, m);
+    sums_of(part, row_block, fetch, sums.data() + q * p.columns * m, m);
   }
   for (std::int64_t c = 0; c < p.columns; ++c)
     kernels.column_finish(m, parts, sums.data() + c * m, p.columns * m, p.alpha, p.beta,
@@ -112,7 +120,7 @@ void sweep_column_sweep(Isa isa) {
     for (std::int64_t m : {std::int64_t{1}, std::int64_t{w - 1}, std::int64_t{w + 1},
                            std::int64_t{2 * w + 1}, 2 * row_block + 3})
       for (std::int64_t n = 1; n <= 17; ++n)
-        for (bool prefetch : {false, true})
+        for (const kernels::SweepFetch fetch : kSweepFetches)
           for (int parts : {1, 2, 3})
             for (bool bf16 : {false, true}) {
               if (m < 1 || (bf16 && !std::is_same_v<T, float>)) continue;
@@ -145,12 +153,12 @@ void sweep_column_sweep(Isa isa) {
                 return p;
               };
               if (bf16) {
-                run_column_sweep(kernels, problem(a_bf16.data()), row_block, prefetch, parts);
+                run_column_sweep(kernels, problem(a_bf16.data()), row_block, fetch, parts);
               } else {
-                run_column_sweep(kernels, problem(a.data()), row_block, prefetch, parts);
+                run_column_sweep(kernels, problem(a.data()), row_block, fetch, parts);
               }
               ASSERT_EQ(compare(y, want), "")
-                  << m << "x" << n << " in blocks of " << row_block << " prefetch " << prefetch
+                  << m << "x" << n << " in blocks of " << row_block << " fetch " << describe(fetch)
                   << " parts " << parts << " bf16 " << bf16;
             }
 }
@@ -170,7 +178,7 @@ void sweep_several_columns(Isa isa) {
       for (std::int64_t n : {1, 7, 8, 9, 17})
         for (std::int64_t columns = 2; columns <= kernels::kMaxSweepColumns; ++columns)
           for (int parts : {1, 3})
-            for (bool prefetch : {false, true}) {
+            for (const kernels::SweepFetch fetch : kSweepFetches) {
               const auto [alpha, beta] = alpha_beta<T>(index++);
               std::mt19937 rng(static_cast<unsigned>(index));
               std::uniform_real_distribution<T> dist(-1, 1);
@@ -205,7 +213,7 @@ void sweep_several_columns(Isa isa) {
                 p.y = ys;
                 p.columns = count;
                 p.ldy = ldy;
-                run_column_sweep(kernels, p, row_block, prefetch, parts);
+                run_column_sweep(kernels, p, row_block, fetch, parts);
               };
               run(x.data(), y.data(), columns);
               for (std::int64_t c = 0; c < columns; ++c) {
@@ -216,8 +224,8 @@ void sweep_several_columns(Isa isa) {
               for (std::size_t e = 0; e < y.size(); ++e)
                 ASSERT_EQ(std::memcmp(&y[e], &alone[e], sizeof(T)), 0)
                     << m << "x" << n << " x " << columns << " columns, element " << e
-                    << ", blocks of " << row_block << " parts " << parts << " prefetch "
-                    << prefetch;
+                    << ", blocks of " << row_block << " parts " << parts << " fetch "
+                    << describe(fetch);
             }
 }
 
