@@ -57,14 +57,6 @@ inline bool fetches_ahead(std::int64_t bytes, const CacheModel& caches, int stre
   return caches.page_streams == 0 || caches.page_streams >= kFetchAheadStreams;
 }
 
-// Whether GEMV's bf16 column sweep asks for each column's bytes a kilobyte ahead of its loads
-// rather than one step (kernels/column_sweep.hpp): where A is larger than what L3 keeps, so that
-// every call reads it from DRAM. Below that, repeated calls find much of A in L3, and the far
-// requests of the 8 columns in flight, which share L1 sets, cost more than they hide.
-inline bool fetches_far(std::int64_t bytes, const CacheModel& caches) {
-  return bytes > caches.l3_streamed;
-}
-
 // The most lines of one L1 set that `columns` columns of an unpacked operand occupy at one depth
 // step, when consecutive columns lie `stride_bytes` apart. A stride that is a multiple of the L1
 // way size (sets x line) maps every column to the same set.

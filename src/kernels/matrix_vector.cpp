@@ -147,7 +147,7 @@ void matrix_vector(const GemvProblem<T, SourceA>& p, std::int64_t incx, std::int
   const CacheModel& caches = CacheModel::current();
   const std::int64_t a_bytes = p.m * p.n * std::int64_t{sizeof(SourceA)};
   const SweepFetch fetch{fetches_ahead(a_bytes, caches, runtime::gemm_tuning(isa).stream_prefetch),
-                         fetches_far(a_bytes, caches)};
+                         streams_from_memory(a_bytes, caches)};
   const int threads = thread_count(a_bytes);
   const int parts = p.transposed ? 1 : sweep_depth_parts(p.m, p.n);
   constexpr std::int64_t line = simd::kLineElements<T>;
