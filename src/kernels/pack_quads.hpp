@@ -220,20 +220,28 @@ class QuadCorrection {
       columns_[j] = wrap(fixed - a_zero_ * unwrap(columns_[j]));
   }
 
-  // Adds the terms to C's rows [i0, i0 + m) and columns [j0, j0 + n) (column-major, ldc).
+  // Adds the terms to C's rows [i0, i0 + m) and columns [j0, j0 + n) (column-major, ldc): whole
+  // vectors, then a masked one for the rows past the last (a masked load and store on every
+  // vector, each with its mask made, ran this at 4.3% of s8s8 1024^3's samples on Zen 5).
   void apply(std::int32_t* c, std::int64_t ldc, std::int64_t i0, std::int64_t m, std::int64_t j0,
              std::int64_t n) const {
     if (!row_terms() && !column_terms()) return;
     constexpr int W = V::width;
+    const std::int64_t whole = m / W * W;
+    const int tail = static_cast<int>(m - whole);
+    const std::int32_t* rows = rows_ + i0;
     for (std::int64_t j = 0; j < n; ++j) {
       const typename V::reg column = Out::set1(column_terms() ? columns_[j0 + j] : 0);
       std::int32_t* cj = c + j * ldc;
-      for (std::int64_t i = 0; i < m; i += W) {
-        const int lanes = static_cast<int>(std::min<std::int64_t>(W, m - i));
+      for (std::int64_t i = 0; i < whole; i += W) {
+        const typename V::reg row = row_terms() ? Out::load(rows + i) : Out::zero();
+        Out::store(cj + i, Out::add(Out::load(cj + i), Out::add(row, column)));
+      }
+      if (tail > 0) {
         const typename V::reg row =
-            row_terms() ? Out::load_partial(rows_ + i0 + i, lanes) : Out::zero();
+            row_terms() ? Out::load_partial(rows + whole, tail) : Out::zero();
         Out::store_partial(
-            cj + i, Out::add(Out::load_partial(cj + i, lanes), Out::add(row, column)), lanes);
+            cj + whole, Out::add(Out::load_partial(cj + whole, tail), Out::add(row, column)), tail);
       }
     }
   }
