@@ -86,15 +86,15 @@ struct ColumnSweep {
   static constexpr bool kPairs = std::is_same_v<SourceA, std::uint16_t>;
   static constexpr int kStep = kPairs ? 2 * W : W;
   // Each bf16 load also asks for its column's bytes a step ahead (its next line on AVX-512), or a
-  // kilobyte ahead where A streams from memory (SweepFetch::far). Measured (Zen 4, 2 threads,
-  // alternated), bf16 one row of x times W, GFLOP/s without / a step ahead: 1 x 1024 x 4096
-  // 98-104 / 119-124, 1 x 4096 x 4096 75-79 / 92-98 (0.81-0.83 / 0.98-1.04x oneDNN); 128 or 256
-  // bytes gained nothing there, and f32 columns gained nothing. On Zen 5 (32 MiB L3, 8 page-
-  // strided streams), x oneDNN in the same runs, a step -> a kilobyte ahead, 2 threads / 1
-  // thread: 1 x 4096 x 4096 (32 MiB) 0.87-0.90 -> 1.03-1.06 / 0.87-0.89 -> 0.99-1.07, 1 x 8192 x
-  // 8192 0.93-0.96 -> 0.98-0.99 / 0.82-0.87 -> 0.97-0.99, 1 x 4096 x 11008 0.92-0.93 -> 1.03-1.06
-  // / 0.87-0.88 -> 1.00-1.05. Only where repeated calls found most of a 32 MiB W in L3 (both
-  // libraries at twice the rate) did the step do better: 0.93-0.99 against 0.83-0.97. From L3
+  // kilobyte ahead where A streams from memory against a few columns of x (SweepFetch::far).
+  // Measured (Zen 4, 2 threads, alternated), bf16 one row of x times W, GFLOP/s without / a step
+  // ahead: 1 x 1024 x 4096 98-104 / 119-124, 1 x 4096 x 4096 75-79 / 92-98 (0.81-0.83 / 0.98-1.04x
+  // oneDNN); 128 or 256 bytes gained nothing there, and f32 columns gained nothing. On Zen 5 (32
+  // MiB L3, 8 page-strided streams), x oneDNN in the same runs, a step -> a kilobyte ahead, 2
+  // threads / 1 thread: 1 x 4096 x 4096 (32 MiB) 0.87-0.90 -> 1.03-1.06 / 0.87-0.89 -> 0.99-1.07, 1
+  // x 8192 x 8192 0.93-0.96 -> 0.98-0.99 / 0.82-0.87 -> 0.97-0.99, 1 x 4096 x 11008 0.92-0.93
+  // -> 1.03-1.06 / 0.87-0.88 -> 1.00-1.05. Only where repeated calls found most of a 32 MiB W in L3
+  // (both libraries at twice the rate) did the step do better: 0.93-0.99 against 0.83-0.97. From L3
   // the kilobyte lost: 1 x 4096 x 2048 (16 MiB) on 2 threads 0.93-0.97 -> 0.89-0.95, 1 x 1024 x
   // 1024 on 1 thread 0.82-0.84 -> 0.69-0.70 (the far requests of the 8 columns in flight, whose
   // lines share L1 sets, cost more than they hide).

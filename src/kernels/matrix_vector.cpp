@@ -27,6 +27,16 @@ namespace {
 // per thread), 84-112 from two; 181 x 181 (128 KiB) the same either way.
 constexpr std::int64_t kMinBytesPerThread = 64 * 1024;
 
+// The most columns of x against which the column sweep fetches a bf16 A a kilobyte ahead where A
+// streams from memory (SweepFetch::far, kernels/column_sweep.hpp). With more, each line of A
+// feeds so many FMAs that the sweep reads A below the memory's rate, and the fetches only cost.
+// Measured on Zen 5, bf16 x W on 2 threads against a 4096 x 4096 W read from DRAM, alternated,
+// GFLOP/s, a line ahead -> a kilobyte ahead: 2 / 3 / 4 / 5 / 6 rows of x 121-126 -> 135-139 /
+// 170-173 -> 179-186 / 210-212 -> 227-240 / 234-260 -> 253-270 / 253-270 -> 270-287; 7 rows
+// 222-273 -> 244-254; 8 rows 283-301 -> 260-277. (Where repeated calls found W in L3, 2 / 4 / 8
+// rows ran 4-7% slower a kilobyte ahead, as one row did: kernels/column_sweep.hpp.)
+constexpr std::int64_t kFarFetchColumns = 6;
+
 // y = beta * y, strided; beta = 0 writes zeros without reading y.
 template <class T>
 void scale(std::int64_t size, T beta, T* y, std::int64_t incy) {
@@ -147,7 +157,7 @@ void matrix_vector(const GemvProblem<T, SourceA>& p, std::int64_t incx, std::int
   const CacheModel& caches = CacheModel::current();
   const std::int64_t a_bytes = p.m * p.n * std::int64_t{sizeof(SourceA)};
   const SweepFetch fetch{fetches_ahead(a_bytes, caches, runtime::gemm_tuning(isa).stream_prefetch),
-                         streams_from_memory(a_bytes, caches)};
+                         p.columns <= kFarFetchColumns && streams_from_memory(a_bytes, caches)};
   const int threads = thread_count(a_bytes);
   const int parts = p.transposed ? 1 : sweep_depth_parts(p.m, p.n);
   constexpr std::int64_t line = simd::kLineElements<T>;

@@ -112,7 +112,7 @@ struct GemvProblem {
 // hardware prefetchers fetch (the rules in kernels/cache_model.hpp).
 struct SweepFetch {
   bool next = false;  // the next group's columns (fetches_ahead)
-  bool far = false;   // bf16: each column's bytes a kilobyte ahead (streams_from_memory)
+  bool far = false;   // bf16: each column's bytes a kilobyte ahead (A from memory, few columns)
 };
 
 }  // namespace ridge::kernels
