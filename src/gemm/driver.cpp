@@ -340,6 +340,22 @@ void run_column_sweep(const Problem& p) {
   apply_epilogue(p, runtime::active_isa());
 }
 
+// The packing cost choose_grid weighs a grid's blocks by: GemmKernels::packing_cost where the
+// packed path packs A during the call; none where A is not packed (the direct and dot paths) or
+// is only copied from memory, as stored (f32, f64) or behind the tiles (the widened bf16's copy
+// ahead). Such a copy runs at the memory's rate, which two threads copying the same A together
+// share (the grid splitting B's columns), while two halves of A (the grid splitting its rows)
+// keep twice the page-strided streams in flight, past the number the memory serves at full rate.
+// Measured on Zen 5 (8 such streams at full rate), f32 on 2 threads, x oneDNN, alternated, A's
+// rows split against B's columns: 16 / 96 / 128 x 4096 x 4096 (A 64 MiB) 0.96-1.01 / 0.86 /
+// 0.92-0.94 against 1.10 / 0.91-0.94 / 0.97-0.99; from L3, 48 / 96 x 2048 x 2048 0.84-0.86 /
+// 0.89-0.91 against 0.67 / 0.80-0.81. Pairs and quads take more instructions a byte to pack, and
+// split rows won from memory too (bf16 24 x 4096 x 4096, A 32 MiB: 0.96-1.09 against 0.60-0.62).
+template <class Kernels>
+std::int64_t packing_cost(const Kernels& loops, bool packs_a, bool copies_from_memory) {
+  return packs_a && !copies_from_memory ? loops.packing_cost : 0;
+}
+
 // Runs path(block, work) on `threads` blocks of C (choose_grid, packing_cost as there), or on p
 // itself when one, each block with task_bytes(block) bytes of workspace of its own, all reserved
 // before anything is written.
@@ -658,7 +674,10 @@ void run(const GemmProblem<T>& p) {
         loops.packed(block, blocks, route.packed, task_work);
     }
   };
-  run_in_blocks(p, thread_count(p.m * p.n * p.k), loops.width, loops.nr, task_bytes, path);
+  run_in_blocks(p, thread_count(p.m * p.n * p.k), loops.width, loops.nr, task_bytes, path,
+                packing_cost(loops, route.path == Path::packed,
+                             kernels::streams_from_memory(p.m * p.k * std::int64_t{sizeof(T)},
+                                                          route.table->caches)));
 }
 
 template <class T>
@@ -754,7 +773,7 @@ void run_widened(const GemmProblem<T, SourceA, SourceB>& p) {
             .bytes();
       },
       [&](const Problem& block, std::byte* work) { loops.packed(block, blocks, options, work); },
-      loops.packing_cost);
+      packing_cost(loops, true, options.copy_ahead));
 }
 
 // x W^T against a few rows of x on the tiles reading W's rows where they lie

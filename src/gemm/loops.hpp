@@ -83,6 +83,22 @@ struct Loops {
   static constexpr int MR = MV * V::width;
   // Tiles of A the direct path fetches ahead (see direct()).
   static constexpr int kPrefetchTiles = 8;
+  // GemmKernels::packing_cost: the tiles' products in the time packing one element (a float, a
+  // double, a pair or quad in one 32-bit lane) takes, at kMaxFmaPipes vectors of products a cycle
+  // and packing at about 8 bytes a cycle. Measured on Zen 5, sgemm 48 x 2048 x 2048 row-major on
+  // 2 threads: `pack_a` read 30 GB/s a thread (6.7 bytes a cycle at 4.5 GHz) while the tiles did
+  // 32 products a cycle, 19 products a float. Without it the grid had both threads pack all of a
+  // narrow product's A (W) to spare the cache line of C that blocks of rows share. Alternated, 2
+  // threads, against the grid without it, x oneDNN (f64: x OpenBLAS), two rounds: f32 48 / 96 x
+  // 2048 x 2048 0.65-0.66 / 0.79-0.81 -> 0.81-0.83 / 0.92-0.93, f64 2.13-2.15 / 1.74-1.75 ->
+  // 2.25-2.29 / 1.77-1.78; bf16 24 / 48 / 96 x 4096 x 4096 0.78-0.80 / 0.72-0.82 / 0.82-0.87 ->
+  // 1.03-1.05 / 0.98-1.04 / 0.99-1.04, 48 x 2048 x 2048 0.93-0.96 -> 1.14-1.17; s8s8 48 x 2048 x
+  // 2048 0.82-0.89 -> 0.97-1.02; u8s8 24 / 48 / 96 x 4096 x 4096 0.99-1.03 / 1.00-1.09 /
+  // 0.98-1.02 -> 1.42 / 1.40-1.52 / 1.20-1.24. Squares keep their grid (1000^3 to 4096^3 split C's
+  // columns either way); 512 x 4096 x 11008 and the standard f32 sweep ran level. Where A is only
+  // copied from memory the driver weighs nothing (driver.cpp, packing_cost).
+  static constexpr std::int64_t kPackingCost =
+      kernels::kMaxFmaPipes * V::width * std::int64_t{sizeof(T)} / 8;
 
   // The traits of one-vector tiles of at most Half::width rows (see uses_one_vector).
   using Half = typename HalfOf<V>::type;
@@ -953,6 +969,7 @@ GemmKernels<typename V::scalar, SourceA, SourceB> make_gemm_kernels() {
       .packed = &L::packed};
   k.prepacked = &L::prepacked;
   k.pack_panels = &L::template pack_panels<>;
+  k.packing_cost = L::kPackingCost;
   if constexpr (L::kNative) k.direct = &L::direct;
   if constexpr (!std::is_same_v<typename V::scalar, std::int32_t>)
     k.prepacked_columns = &L::prepacked_columns;

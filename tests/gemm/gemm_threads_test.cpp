@@ -33,9 +33,15 @@ std::vector<T> product(std::int64_t m, std::int64_t n, std::int64_t k, int threa
 TEST(GemmThreads, ResultsAreBitIdenticalForAnyThreadCount) {
   // Shapes on the packed path (400 x 1000 x 700: the internal B, op(A) of the row-major call,
   // is 280K elements, past any L2; the other shapes' internal B fits L2), the direct path, the
-  // skinny paths, with edges in both dimensions.
-  for (auto [m, n, k] : {std::tuple{400, 1000, 700}, {100, 701, 600}, {333, 257, 300},
-                         {8, 700, 400}, {700, 8, 400}, {97, 1000, 64}}) {
+  // skinny paths, with edges in both dimensions; 48 rows against a 1500 x 700 weight, whose
+  // threads split the weight's columns (the packing cost in choose_grid).
+  for (auto [m, n, k] : {std::tuple{400, 1000, 700},
+                         {100, 701, 600},
+                         {333, 257, 300},
+                         {8, 700, 400},
+                         {700, 8, 400},
+                         {97, 1000, 64},
+                         {48, 1500, 700}}) {
     const std::vector<float> one = product<float>(m, n, k, 1);
     for (int threads : {2, 3, 4}) {
       const std::vector<float> many = product<float>(m, n, k, threads);
@@ -52,7 +58,8 @@ TEST(GemmThreads, ResultsAreBitIdenticalForAnyThreadCount) {
 // AMX tiles' deeper slices from 2048 columns of the internal C, the rows of a row-major C) and
 // with alpha and beta that make each slice round on its own.
 TEST(GemmThreads, LowPrecisionResultsAreBitIdenticalForAnyThreadCount) {
-  for (auto [m, n, k] : {std::tuple{2100, 40, 1500}, {2048, 96, 2100}, {300, 200, 1300}}) {
+  for (auto [m, n, k] :
+       {std::tuple{2100, 40, 1500}, {2048, 96, 2100}, {300, 200, 1300}, {48, 2100, 1500}}) {
     std::mt19937 rng(5);
     Matrix<float> a(m, k, Layout::row_major), b(k, n, Layout::row_major);
     a.fill_random(rng);
