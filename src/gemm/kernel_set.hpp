@@ -190,8 +190,8 @@ struct GemmKernels {
   }
   // What packing an element of A or B on the packed path costs, in the multiply-adds the kernels
   // do in that time, where threads share a product: the grid of thread blocks (driver.cpp,
-  // choose_grid) weighs each block's rows and columns by it against its multiply-adds. 0 where
-  // packing is cheap beside the products and only breaks ties between grids.
+  // choose_grid) weighs each block's rows and columns by it against its multiply-adds
+  // (Loops::kPackingCost on the FMA tiles, AmxLoops::kPackingCost on tile registers).
   std::int64_t packing_cost = 0;
   // The widest B (rows of x) against which a bf16 or int8 x W^T, W's rows contiguous, takes dot
   // products along W's rows (pair_dot, row_dot, the float dot) rather than the packed path; 0:
