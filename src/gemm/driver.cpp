@@ -442,6 +442,7 @@ struct Route {
   DirectOptions direct;
   PackedOptions packed;
   bool dot_fetches_ahead = false;
+  std::int64_t packing_cost = 0;  // the grid's (choose_grid), as packing_cost() gives it
 
   // The depth of the tile loops' slices (all but the last) on a k-deep product.
   std::int64_t depth(std::int64_t k) const {
@@ -621,6 +622,7 @@ Route<T> choose_route(const GemmProblem<T>& p, Isa isa) {
   route.direct = options;
   route.packed = {copies_ahead(p, loops.nr, a_from_memory), table.fma_chains};
   route.dot_fetches_ahead = dot && kernels::fetches_ahead(a_bytes, caches, tuning.stream_prefetch);
+  route.packing_cost = packing_cost(loops, route.path == Path::packed, a_from_memory);
   return route;
 }
 
@@ -675,9 +677,7 @@ void run(const GemmProblem<T>& p) {
     }
   };
   run_in_blocks(p, thread_count(p.m * p.n * p.k), loops.width, loops.nr, task_bytes, path,
-                packing_cost(loops, route.path == Path::packed,
-                             kernels::streams_from_memory(p.m * p.k * std::int64_t{sizeof(T)},
-                                                          route.table->caches)));
+                route.packing_cost);
 }
 
 template <class T>
