@@ -97,16 +97,23 @@ struct PackAInSteps {
   using T = typename V::scalar;
   static constexpr int W = V::width;
   static constexpr int kPanelVectors = MR / W;
-  // Each step fetches the line kLinesAhead past the one it copies, and each column's start the
-  // first kRunStartLines of the column kColumnsAhead further on: left to the hardware
-  // prefetchers, a run's first lines and the ones they do not reach in time each stall the k
-  // loop for a trip to memory. Measured (sgemm 32 x 4096 x 4096 row-major, 1 thread, 2-vCPU Xeon
-  // guest, AVX-512, blocks of half the rows and half the depth), GFLOP/s: 147 without the fetch
-  // ahead in the run, 149-150 with it 8 or 32 lines ahead; 145 without the runs' starts, 149-150
-  // with them (64 x 4096 x 4096: 168 and 172).
+  // Each step fetches two lines into L2. One is the line it will copy kAheadVectors steps later,
+  // in whole columns: the same place in the column ahead_columns further on, so that every line
+  // of a column has been asked for by the time the copy reaches it. The hardware prefetchers miss
+  // those lines: each column is a short run (a block of 288 rows is 1152 bytes of floats) a page
+  // or more from the last. 64 steps of 12 cycles (a 32 x 12 float tile on two FMA pipes) are
+  // about 170 ns at 4.5 GHz, past a trip to memory. The other is kLinesAhead lines further down
+  // the column: ahead in a long run, and past a short one into the same column of the next
+  // block's rows, which the copy reads a block later. Measured on Zen 5, M x 4096 x 4096
+  // row-major, 2 threads, x oneDNN, alternated, two rounds each, against the line kLinesAhead
+  // ahead with the first 4 lines of the column 2 further on: AVX-512 sgemm (blocks of 288 rows,
+  // 18 steps a column) M = 32 / 48 / 64 / 128 0.75-0.87 / 0.84-0.94 / 0.75-0.78 / 0.92-0.93 ->
+  // 1.04-1.05 / 0.95-0.98 / 0.94-0.96 / 1.00-1.02 (the column ahead alone: about the same);
+  // held to AVX2 (blocks of 64 rows, 4 lines a column), the column ahead alone lost a third at
+  // M = 32 (139-165 against 188-220 GFLOP/s at 32, 64 or 128 steps ahead), both level with the
+  // lines ahead alone.
+  static constexpr std::int64_t kAheadVectors = 64;
   static constexpr int kLinesAhead = 8;
-  static constexpr int kRunStartLines = 4;
-  static constexpr std::int64_t kColumnsAhead = 2;
 
   const Source* a = nullptr;  // the block's source
   T* panels = nullptr;   // where pack_a would put it
@@ -120,6 +127,8 @@ struct PackAInSteps {
   std::int64_t column_left = 0;
   int panel_left = 0;
   std::int64_t quota = 0;  // vectors the running k loop may still copy
+  std::int64_t ahead_columns = 0;
+  std::int64_t ahead = 0;  // from src to the line fetched (0 in the block's last columns)
 
   PackAInSteps() = default;
   PackAInSteps(std::int64_t m, std::int64_t kc, const Source* a, std::int64_t cs, T* panels)
@@ -129,7 +138,9 @@ struct PackAInSteps {
         kc(kc),
         cs(cs),
         column_vectors(m / MR * kPanelVectors),
-        left(column_vectors * kc) {
+        left(column_vectors * kc),
+        ahead_columns(column_vectors > 0 ? (kAheadVectors + column_vectors - 1) / column_vectors
+                                         : 0) {
     if (left > 0) start_column(0);
   }
 
@@ -146,6 +157,7 @@ struct PackAInSteps {
   [[gnu::always_inline]] void step() {
     if (quota == 0) return;
     --quota;
+    __builtin_prefetch(src + ahead, 0, 2);
     __builtin_prefetch(src + kLinesAhead * simd::kLineElements<Source>, 0, 2);
     V::store(dst, load_stored<V>(src));
     src += W;
@@ -174,11 +186,7 @@ struct PackAInSteps {
     dst = panels + p * MR;
     column_left = column_vectors;
     panel_left = kPanelVectors;
-    if (p + kColumnsAhead < kc) {
-      const Source* run = a + (p + kColumnsAhead) * cs;
-      for (int line = 0; line < kRunStartLines; ++line)
-        __builtin_prefetch(run + line * simd::kLineElements<Source>, 0, 2);
-    }
+    ahead = p + ahead_columns < kc ? ahead_columns * cs : 0;
   }
 };
 
@@ -186,12 +194,12 @@ struct PackAInSteps {
 // it has steps (a type of its own, so that the usual loop's one vector a step keeps no count): the
 // tiles of a short block (the last rows of a slice) ahead of a full one, which would otherwise
 // leave most of that block's copy to finish(), whose loads from memory then wait one after another
-// (PackAInSteps fetches only a few lines ahead of itself). On the Zen 5 host (AVX-512, blocks of
-// 288 rows at 4096 rows), sgemm 48 x 4096 x 4096 row-major: each slice's last block, 64 rows, was
-// granted 3384 vectors for 1504 steps, and on 2 threads finish() took 11% of the samples. Against
-// one vector a step, alternated, three rounds, x oneDNN: 2 threads 32 / 48 / 64 / 128 x 4096 x 4096
-// 0.75-0.80 / 0.48-0.80 / 0.65-0.80 / 0.89-0.97 -> 0.82-0.84 / 0.83-0.86 / 0.80-0.84 / 0.95-0.97; 1
-// thread 48 / 64 rows 178-191 / 201-208 -> 187-194 / 206-210 GFLOP/s.
+// (a loop of nothing but copies outruns PackAInSteps' fetches ahead). On the Zen 5 host (AVX-512,
+// blocks of 288 rows at 4096 rows), sgemm 48 x 4096 x 4096 row-major: each slice's last block, 64
+// rows, was granted 3384 vectors for 1504 steps, and on 2 threads finish() took 11% of the samples.
+// Against one vector a step, alternated, three rounds, x oneDNN: 2 threads 32 / 48 / 64 / 128 x
+// 4096 x 4096 0.75-0.80 / 0.48-0.80 / 0.65-0.80 / 0.89-0.97 -> 0.82-0.84 / 0.83-0.86 / 0.80-0.84 /
+// 0.95-0.97; 1 thread 48 / 64 rows 178-191 / 201-208 -> 187-194 / 206-210 GFLOP/s.
 template <class Copy>
 struct CopyInRuns {
   Copy copy;
