@@ -110,7 +110,7 @@ struct PackAInSteps {
   // 18 steps a column) M = 32 / 48 / 64 / 128 0.75-0.87 / 0.84-0.94 / 0.75-0.78 / 0.92-0.93 ->
   // 1.04-1.05 / 0.95-0.98 / 0.94-0.96 / 1.00-1.02 (the column ahead alone: about the same);
   // held to AVX2 (blocks of 64 rows, 4 lines a column), the column ahead alone lost a third at
-  // M = 32 (139-165 against 188-220 GFLOP/s at 32, 64 or 128 steps ahead), both level with the
+  // M = 32 (135-165 against 188-220 GFLOP/s at 64 to 256 steps ahead), both level with the
   // lines ahead alone.
   static constexpr std::int64_t kAheadVectors = 64;
   static constexpr int kLinesAhead = 8;
