@@ -341,19 +341,22 @@ void run_column_sweep(const Problem& p) {
 }
 
 // The packing cost choose_grid weighs a grid's blocks by: GemmKernels::packing_cost where the
-// packed path packs A during the call; none where A is not packed (the direct and dot paths) or
-// is only copied from memory, as stored (f32, f64) or behind the tiles (the widened bf16's copy
-// ahead). Such a copy runs at the memory's rate, which two threads copying the same A together
-// share (the grid splitting B's columns), while two halves of A (the grid splitting its rows)
-// keep twice the page-strided streams in flight, past the number the memory serves at full rate.
-// Measured on Zen 5 (8 such streams at full rate), f32 on 2 threads, x oneDNN, alternated, A's
-// rows split against B's columns: 16 / 96 / 128 x 4096 x 4096 (A 64 MiB) 0.96-1.01 / 0.86 /
-// 0.92-0.94 against 1.10 / 0.91-0.94 / 0.97-0.99; from L3, 48 / 96 x 2048 x 2048 0.84-0.86 /
-// 0.89-0.91 against 0.67 / 0.80-0.81. Pairs and quads take more instructions a byte to pack, and
-// split rows won from memory too (bf16 24 x 4096 x 4096, A 32 MiB: 0.96-1.09 against 0.60-0.62).
+// packed path packs A during the call, copied ahead from memory or not; none where A is not
+// packed (the direct and dot paths). Two threads that split B's columns each copy all of A, the
+// same lines at about the same time, where two halves of A (the grid splitting its rows) are
+// copied once. With the copy ahead fetching whole columns ahead (kernels::PackAInSteps) the
+// halves win from memory too. Measured on Zen 5, 2 threads, A's rows split against B's columns,
+// alternated, x oneDNN (f64 x OpenBLAS): f32 32 / 48 / 96 / 128 x 4096 x 4096 (A 64 MiB) 1.05-1.10
+// / 1.00-1.07 / 0.98-1.00 / 1.04-1.06 against 1.00-1.04 / 0.93-0.96 / 0.95-1.01 / 0.92-0.95, and
+// in the host's slow spells 48 / 96 rows 0.74-1.01 / 0.80-0.98 against 0.62-0.65 / 0.70-0.72 (with
+// the earlier fetch, 48 rows 0.71-0.82 against 0.51-0.53); in three rounds of a changeable hour 32
+// / 64 / 128 rows 0.76-1.07 / 0.75-0.92 / 0.93-1.06 against 0.80-1.03 / 0.76-0.92 / 0.89-1.01; f64
+// 96 rows 1.82-1.90 against 1.44-1.46, 32 level; held to AVX2, f32 96 rows 0.99-1.01 against 0.79,
+// 32 level. From L3, f32 48 / 96 x 2048 x 2048 0.84-0.86 / 0.89-0.91 against 0.67 / 0.80-0.81; bf16
+// pairs 24 x 4096 x 4096 0.96-1.09 against 0.60-0.62.
 template <class Kernels>
-std::int64_t packing_cost(const Kernels& loops, bool packs_a, bool copies_from_memory) {
-  return packs_a && !copies_from_memory ? loops.packing_cost : 0;
+std::int64_t packing_cost(const Kernels& loops, bool packs_a) {
+  return packs_a ? loops.packing_cost : 0;
 }
 
 // Runs path(block, work) on `threads` blocks of C (choose_grid, packing_cost as there), or on p
@@ -622,7 +625,7 @@ Route<T> choose_route(const GemmProblem<T>& p, Isa isa) {
   route.direct = options;
   route.packed = {copies_ahead(p, loops.nr, a_from_memory), table.fma_chains};
   route.dot_fetches_ahead = dot && kernels::fetches_ahead(a_bytes, caches, tuning.stream_prefetch);
-  route.packing_cost = packing_cost(loops, route.path == Path::packed, a_from_memory);
+  route.packing_cost = packing_cost(loops, route.path == Path::packed);
   return route;
 }
 
@@ -773,7 +776,7 @@ void run_widened(const GemmProblem<T, SourceA, SourceB>& p) {
             .bytes();
       },
       [&](const Problem& block, std::byte* work) { loops.packed(block, blocks, options, work); },
-      packing_cost(loops, true, options.copy_ahead));
+      packing_cost(loops, true));
 }
 
 // x W^T against a few rows of x on the tiles reading W's rows where they lie

@@ -95,8 +95,8 @@ struct Loops {
   // 1.03-1.05 / 0.98-1.04 / 0.99-1.04, 48 x 2048 x 2048 0.93-0.96 -> 1.14-1.17; s8s8 48 x 2048 x
   // 2048 0.82-0.89 -> 0.97-1.02; u8s8 24 / 48 / 96 x 4096 x 4096 0.99-1.03 / 1.00-1.09 /
   // 0.98-1.02 -> 1.42 / 1.40-1.52 / 1.20-1.24. Squares keep their grid (1000^3 to 4096^3 split C's
-  // columns either way); 512 x 4096 x 11008 and the standard f32 sweep ran level. Where A is only
-  // copied from memory the driver weighs nothing (driver.cpp, packing_cost).
+  // columns either way); 512 x 4096 x 11008 and the standard f32 sweep ran level. The driver
+  // weighs it wherever the packed path packs A during the call (driver.cpp, packing_cost).
   static constexpr std::int64_t kPackingCost =
       kernels::kMaxFmaPipes * V::width * std::int64_t{sizeof(T)} / 8;
 
