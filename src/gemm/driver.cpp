@@ -445,7 +445,6 @@ struct Route {
   DirectOptions direct;
   PackedOptions packed;
   bool dot_fetches_ahead = false;
-  std::int64_t packing_cost = 0;  // the grid's (choose_grid), as packing_cost() gives it
 
   // The depth of the tile loops' slices (all but the last) on a k-deep product.
   std::int64_t depth(std::int64_t k) const {
@@ -625,7 +624,6 @@ Route<T> choose_route(const GemmProblem<T>& p, Isa isa) {
   route.direct = options;
   route.packed = {copies_ahead(p, loops.nr, a_from_memory), table.fma_chains};
   route.dot_fetches_ahead = dot && kernels::fetches_ahead(a_bytes, caches, tuning.stream_prefetch);
-  route.packing_cost = packing_cost(loops, route.path == Path::packed);
   return route;
 }
 
@@ -680,7 +678,7 @@ void run(const GemmProblem<T>& p) {
     }
   };
   run_in_blocks(p, thread_count(p.m * p.n * p.k), loops.width, loops.nr, task_bytes, path,
-                route.packing_cost);
+                packing_cost(loops, route.path == Path::packed));
 }
 
 template <class T>
