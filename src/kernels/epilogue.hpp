@@ -80,6 +80,12 @@ class EpilogueOperandLines {
   void fetch_column(std::int64_t j) const {
     for (int m = 0; m < count_; ++m) simd::prefetch_run(first_[m] + j * ld_[m], rows_);
   }
+  // Rows [row, row + rows) of the block's columns [0, cols): one tile's.
+  void fetch_tile(std::int64_t row, std::int64_t rows, std::int64_t cols) const {
+    for (int m = 0; m < count_; ++m)
+      for (std::int64_t j = 0; j < cols; ++j)
+        simd::prefetch_run(first_[m] + row + j * ld_[m], rows);
+  }
 
  private:
   const float* first_[Epilogue::kMaxOps] = {};
