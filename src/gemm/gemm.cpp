@@ -13,6 +13,7 @@
 
 #include "gemm/driver.hpp"
 #include "gemm/packed_matrix.hpp"
+#include "runtime/subnormal_speed.hpp"
 #include "runtime/view_checks.hpp"
 
 namespace ridge {
@@ -134,6 +135,7 @@ kernels::Epilogue internal_epilogue(const Epilogue& e, const MatrixView<float>& 
         break;
       case Epilogue::Kind::activation:
         to.kind = K::activation;
+        out.subnormals_at_full_speed = runtime::subnormals_at_full_speed();
         switch (op.f) {
           case Activation::relu: to.f = kernels::Activation::relu; break;
           case Activation::gelu_tanh: to.f = kernels::Activation::gelu_tanh; break;

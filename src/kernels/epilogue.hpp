@@ -48,6 +48,11 @@ struct Epilogue {
   // caller's C.
   std::uint16_t* bf16 = nullptr;
   std::int64_t bf16_ld = 0;
+  // Whether this CPU makes subnormal results without a microcode assist
+  // (runtime/subnormal_speed.hpp): the activations then scale their exponentials as arithmetic
+  // does (kernels/activation_math.hpp); otherwise they build subnormal results from their bits.
+  // The same results either way.
+  bool subnormals_at_full_speed = false;
 
   // The row and column of the whole problem's C at which p (an element of C) lies.
   struct Position {

@@ -37,6 +37,26 @@ template <class V>
   return lanes == V::width ? V::load(p) : V::load_partial(p, lanes);
 }
 
+// The pass of activation f, on M's arithmetic (ActivationMath).
+template <class M, class Pass>
+[[gnu::always_inline]] inline void activation_pass(Activation f, Pass pass) {
+  using reg = typename M::reg;
+  switch (f) {
+    case Activation::relu:
+      pass([](reg v, int, std::int64_t, std::int64_t) { return M::relu(v); });
+      break;
+    case Activation::gelu_tanh:
+      pass([](reg v, int, std::int64_t, std::int64_t) { return M::gelu_tanh(v); });
+      break;
+    case Activation::gelu_erf:
+      pass([](reg v, int, std::int64_t, std::int64_t) { return M::gelu_erf(v); });
+      break;
+    case Activation::silu:
+      pass([](reg v, int, std::int64_t, std::int64_t) { return M::silu(v); });
+      break;
+  }
+}
+
 // e on rows x cols elements of C from c on, in place: one pass over the region per operation,
 // each a tight loop of its own, then the rounding into e.bf16 if asked. (One loop switching on
 // the operation for every vector kept its values on the stack around the activations' code: 56
@@ -51,7 +71,6 @@ template <class V, class Sum = float>
                                       std::int64_t cols) {
   static_assert(sizeof(Sum) == sizeof(float));
   using reg = typename V::reg;
-  using M = ActivationMath<V>;
   constexpr int W = V::width;
   // The floats of an int8 GEMM go over its int32 sums in the caller's float C.
   float* const cf = reinterpret_cast<float*>(c);
@@ -109,20 +128,14 @@ template <class V, class Sum = float>
         break;
       }
       case PostOp::Kind::activation:
-        switch (op.f) {
-          case Activation::relu:
-            pass([](reg v, int, std::int64_t, std::int64_t) { return M::relu(v); });
+        // (Traits that build 2^n within the exponent range scale alike either way.)
+        if constexpr (requires(reg a) { V::scale_by_pow2_exact(a, a); }) {
+          if (e.subnormals_at_full_speed) {
+            activation_pass<ActivationMath<V, true>>(op.f, pass);
             break;
-          case Activation::gelu_tanh:
-            pass([](reg v, int, std::int64_t, std::int64_t) { return M::gelu_tanh(v); });
-            break;
-          case Activation::gelu_erf:
-            pass([](reg v, int, std::int64_t, std::int64_t) { return M::gelu_erf(v); });
-            break;
-          case Activation::silu:
-            pass([](reg v, int, std::int64_t, std::int64_t) { return M::silu(v); });
-            break;
+          }
         }
+        activation_pass<ActivationMath<V, false>>(op.f, pass);
         break;
     }
   }

@@ -19,10 +19,16 @@ namespace {
 
 using kernels::Activation;
 
+// The two ways an activation may scale its exponential where a result is subnormal
+// (kernels::Epilogue::subnormals_at_full_speed): built from its bits, or as arithmetic does.
+constexpr bool kScalings[] = {false, true};
+
 // y = f(x) by `isa`'s epilogue kernel, as one column of C.
-void activate(Isa isa, Activation f, const std::vector<float>& x, std::vector<float>& y) {
+void activate(Isa isa, Activation f, const std::vector<float>& x, std::vector<float>& y,
+              bool subnormals_at_full_speed = false) {
   y = x;
   kernels::Epilogue e;
+  e.subnormals_at_full_speed = subnormals_at_full_speed;
   e.ops[0].kind = kernels::PostOp::Kind::activation;
   e.ops[0].f = f;
   e.count = 1;
@@ -72,10 +78,10 @@ const std::vector<float>& sweep() {
   return x;
 }
 
-Errors errors(Activation f, Isa isa) {
+Errors errors(Activation f, Isa isa, bool subnormals_at_full_speed) {
   const std::vector<float>& x = sweep();
   std::vector<float> y;
-  activate(isa, f, x, y);
+  activate(isa, f, x, y, subnormals_at_full_speed);
   Errors worst;
   for (std::size_t i = 0; i < x.size(); ++i) {
     const double want = exact(f, x[i]);
@@ -99,7 +105,8 @@ Errors errors(Activation f, Isa isa) {
 
 class Activations : public ::testing::TestWithParam<Isa> {};
 
-// The bounds measured on every path (generic, AVX2, AVX-512; generic has no fused multiply-add):
+// The bounds measured on every path (generic, AVX2, AVX-512; generic has no fused multiply-add),
+// with either scaling:
 // ReLU exact; SiLU 2.53-2.88 ulp, GELU (tanh) 2.74-2.79, GELU (erf) 6.24-6.92; subnormal results
 // within 1.74 x 2^-149 (one rounding of the scaled exponential).
 TEST_P(Activations, StayWithinTheirBounds) {
@@ -112,9 +119,31 @@ TEST_P(Activations, StayWithinTheirBounds) {
                 {Activation::gelu_tanh, 3},
                 {Activation::gelu_erf, 7}};
   for (const auto& bound : bounds) {
-    const Errors e = errors(bound.f, GetParam());
-    EXPECT_LE(e.normal, bound.ulp) << "activation " << static_cast<int>(bound.f);
-    EXPECT_LE(e.subnormal, 2) << "activation " << static_cast<int>(bound.f);
+    for (const bool scaling : kScalings) {
+      const Errors e = errors(bound.f, GetParam(), scaling);
+      EXPECT_LE(e.normal, bound.ulp) << "activation " << static_cast<int>(bound.f);
+      EXPECT_LE(e.subnormal, 2) << "activation " << static_cast<int>(bound.f);
+    }
+  }
+}
+
+// Both scalings give the same bits for every float of the sweep (a NaN for a NaN).
+TEST_P(Activations, ScalingsAgree) {
+  RIDGE_SKIP_UNLESS_SUPPORTED(GetParam());
+  const std::vector<float>& x = sweep();
+  for (const Activation f : {Activation::silu, Activation::gelu_tanh, Activation::gelu_erf}) {
+    std::vector<float> built, scaled;
+    activate(GetParam(), f, x, built, false);
+    activate(GetParam(), f, x, scaled, true);
+    std::size_t differ = 0, first = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      const bool same = std::isnan(built[i]) ? std::isnan(scaled[i])
+                                             : std::bit_cast<std::uint32_t>(built[i]) ==
+                                                   std::bit_cast<std::uint32_t>(scaled[i]);
+      if (!same && differ++ == 0) first = i;
+    }
+    EXPECT_EQ(differ, 0u) << "activation " << static_cast<int>(f) << ", first at x = " << x[first]
+                          << ": " << built[first] << " against " << scaled[first];
   }
 }
 
@@ -150,10 +179,12 @@ TEST_P(Activations, SpecialValues) {
                       {Activation::gelu_tanh, c.gelu},
                       {Activation::gelu_erf, c.gelu}};
       for (const auto& e : expected) {
-        activate(GetParam(), e.f, x, y);
-        for (float v : y)
-          EXPECT_TRUE(same(v, e.want))
-              << "activation " << static_cast<int>(e.f) << " of " << c.x << ": " << v;
+        for (const bool scaling : kScalings) {
+          activate(GetParam(), e.f, x, y, scaling);
+          for (float v : y)
+            EXPECT_TRUE(same(v, e.want))
+                << "activation " << static_cast<int>(e.f) << " of " << c.x << ": " << v;
+        }
       }
     }
   }
