@@ -119,9 +119,11 @@ struct ActivationMath {
     return V::min(x, V::sub(V::zero(), x));
   }
 
-  static reg relu(reg x) { return V::max(V::zero(), x); }
+  [[gnu::always_inline]] static reg relu(reg x) { return V::max(V::zero(), x); }
 
-  static reg silu(reg x) { return times_sigmoid(x, minus_magnitude(x), V::zero()); }
+  [[gnu::always_inline]] static reg silu(reg x) {
+    return times_sigmoid(x, minus_magnitude(x), V::zero());
+  }
 
   // -|2 u| = w (c1 + c3 w^2), w = -|x|, c1 = 2 sqrt(2 / pi), c3 = 0.044715 c1, evaluated in pairs
   // of floats (about 44 bits): e^-|2u| would turn float's rounding of 2u into |2u| times as much
@@ -130,7 +132,7 @@ struct ActivationMath {
   // below 32, and c1's high part a multiple of 2^-19 (20 bits), so both are multiples of q's
   // ulp: q - c1_high is exact, and with it the rounding error of the sum (three operations,
   // where a general two-sum takes six).
-  static reg gelu_tanh(reg x) {
+  [[gnu::always_inline]] static reg gelu_tanh(reg x) {
     constexpr float kC1High = 1.5957698822021484f, kC1Low = -7.605964356116601e-07f;
     constexpr float kC3High = 0.07135481387376785f, kC3Low = 2.3988324659995897e-09f;
     const reg w = V::max(V::set1(-16.0f), minus_magnitude(x));
@@ -153,7 +155,7 @@ struct ActivationMath {
   // which near t = 9 would cost 2 t^2 ulp: with |x| = h + l, h a multiple of 1/256 (so h^2, of at
   // most 24 bits, is exact for |x| <= 16), t^2 = h^2 / 2 + l (|x| + h) / 2, the large part exact
   // and the small one the correction. |x| is held to 16 here, beyond which Phi is 0 or 1 in float.
-  static reg gelu_erf(reg x) {
+  [[gnu::always_inline]] static reg gelu_erf(reg x) {
     constexpr float kG[] = {-0.57126075f,    0.5822207f,    0.018502066f,  -0.031359714f,
                             -0.0015946137f,  0.0041711503f, -0.00021410194f, -0.000646106f,
                             0.00013585019f,  7.156935e-05f, -2.6009155e-05f};

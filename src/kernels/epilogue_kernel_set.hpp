@@ -4,10 +4,13 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 #include <type_traits>
 
 #include "kernels/activation_math.hpp"
 #include "kernels/epilogue.hpp"
+#include "simd/interleaved.hpp"
+#include "simd/unroll.hpp"
 
 namespace ridge::kernels {
 
@@ -37,23 +40,73 @@ template <class V>
   return lanes == V::width ? V::load(p) : V::load_partial(p, lanes);
 }
 
-// The pass of activation f, on M's arithmetic (ActivationMath).
-template <class M, class Pass>
-[[gnu::always_inline]] inline void activation_pass(Activation f, Pass pass) {
-  using reg = typename M::reg;
+// Activation F on the float traits T (V's, or simd::Interleaved over them).
+template <Activation F, bool kSubnormalsAtFullSpeed>
+struct Activate {
+  template <class T>
+  [[gnu::always_inline]] static typename T::reg on(typename T::reg v) {
+    using M = ActivationMath<T, kSubnormalsAtFullSpeed>;
+    if constexpr (F == Activation::relu) return M::relu(v);
+    if constexpr (F == Activation::gelu_tanh) return M::gelu_tanh(v);
+    if constexpr (F == Activation::gelu_erf) return M::gelu_erf(v);
+    if constexpr (F == Activation::silu) return M::silu(v);
+  }
+};
+
+// How many whole vectors an activation takes at once (simd::Interleaved): eight on AVX-512,
+// whose 32 registers hold their chains side by side; one elsewhere. Measured on Zen 5, ns an
+// element over 4096 floats in L1 (the epilogue kernel, medians of 41), one vector / eight at
+// once: AVX-512 GELU tanh 0.347 / 0.289, erf 0.594 / 0.357, SiLU 0.205 / 0.187; on AVX2's 16
+// registers two and four at once ran slower than one (SiLU 0.47 / 1.03 / 0.80, GELU tanh 0.77 /
+// 1.19 / 0.80).
+template <class V>
+inline constexpr int kActivationVectors = std::string_view(V::name) == "avx512" ? 8 : 1;
+
+// Op (Activate) on every vector of rows x cols floats of C from c on (columns ld apart): whole
+// vectors kActivationVectors at a time, gathered across columns where a column has fewer, and
+// the rest one at a time.
+template <class V, class Op>
+void activate_vectors(float* c, std::int64_t ld, std::int64_t rows, std::int64_t cols) {
+  constexpr int W = V::width, U = kActivationVectors<V>;
+  using Many = simd::Interleaved<V, U>;
+  float* batch[U];
+  int filled = 0;
+  for (std::int64_t j = 0; j < cols; ++j) {
+    float* cj = c + j * ld;
+    std::int64_t i = 0;
+    for (; i + W <= rows; i += W) {
+      batch[filled++] = cj + i;
+      if (filled < U) continue;
+      typename Many::reg v;
+      RIDGE_UNROLL for (int u = 0; u < U; ++u) v.r[u] = V::load(batch[u]);
+      v = Op::template on<Many>(v);
+      RIDGE_UNROLL for (int u = 0; u < U; ++u) V::store(batch[u], v.r[u]);
+      filled = 0;
+    }
+    if (i < rows) {
+      const int lanes = static_cast<int>(rows - i);
+      V::store_partial(cj + i, Op::template on<V>(V::load_partial(cj + i, lanes)), lanes);
+    }
+  }
+  for (int u = 0; u < filled; ++u) V::store(batch[u], Op::template on<V>(V::load(batch[u])));
+}
+
+// The pass of activation f over rows x cols floats of C from c on.
+template <class V, bool kSubnormalsAtFullSpeed>
+void activation_pass(Activation f, float* c, std::int64_t ld, std::int64_t rows,
+                     std::int64_t cols) {
+  const auto pass = [&]<Activation F>() {
+    activate_vectors<V, Activate<F, kSubnormalsAtFullSpeed>>(c, ld, rows, cols);
+  };
   switch (f) {
     case Activation::relu:
-      pass([](reg v, int, std::int64_t, std::int64_t) { return M::relu(v); });
-      break;
+      return pass.template operator()<Activation::relu>();
     case Activation::gelu_tanh:
-      pass([](reg v, int, std::int64_t, std::int64_t) { return M::gelu_tanh(v); });
-      break;
+      return pass.template operator()<Activation::gelu_tanh>();
     case Activation::gelu_erf:
-      pass([](reg v, int, std::int64_t, std::int64_t) { return M::gelu_erf(v); });
-      break;
+      return pass.template operator()<Activation::gelu_erf>();
     case Activation::silu:
-      pass([](reg v, int, std::int64_t, std::int64_t) { return M::silu(v); });
-      break;
+      return pass.template operator()<Activation::silu>();
   }
 }
 
@@ -131,11 +184,11 @@ template <class V, class Sum = float>
         // (Traits that build 2^n within the exponent range scale alike either way.)
         if constexpr (requires(reg a) { V::scale_by_pow2_exact(a, a); }) {
           if (e.subnormals_at_full_speed) {
-            activation_pass<ActivationMath<V, true>>(op.f, pass);
+            activation_pass<V, true>(op.f, cf, ld, rows, cols);
             break;
           }
         }
-        activation_pass<ActivationMath<V, false>>(op.f, pass);
+        activation_pass<V, false>(op.f, cf, ld, rows, cols);
         break;
     }
   }
