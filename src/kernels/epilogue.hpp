@@ -85,10 +85,11 @@ class EpilogueOperandLines {
   void fetch_column(std::int64_t j) const {
     for (int m = 0; m < count_; ++m) simd::prefetch_run(first_[m] + j * ld_[m], rows_);
   }
-  // Rows [row, row + rows) of the block's columns [0, cols): one tile's.
-  void fetch_tile(std::int64_t row, std::int64_t rows, std::int64_t cols) const {
+  // Rows [row, row + rows) of columns [col, col + cols), counted from the block's first: one
+  // tile's.
+  void fetch_tile(std::int64_t row, std::int64_t rows, std::int64_t col, std::int64_t cols) const {
     for (int m = 0; m < count_; ++m)
-      for (std::int64_t j = 0; j < cols; ++j)
+      for (std::int64_t j = col; j < col + cols; ++j)
         simd::prefetch_run(first_[m] + row + j * ld_[m], rows);
   }
 
