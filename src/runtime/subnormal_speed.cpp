@@ -24,7 +24,7 @@ inline void keep_in_register(float& v) {
 }
 
 volatile float factor_source = 0.999f;
-volatile float factor_sink;
+volatile float product_sink;
 
 // Seconds for 8 chains of 512 multiplications each by a factor just below 1, from `start`: the
 // products stay normal from 1 and subnormal (rounded, as an activation's are) from 2^-128. The
@@ -43,7 +43,7 @@ double seconds_of_products(float start) {
   const auto t1 = std::chrono::steady_clock::now();
   float sum = 0;
   for (const float v : x) sum += v;
-  factor_sink = sum;  // the products are used
+  product_sink = sum;  // the products are used
   return std::chrono::duration<double>(t1 - t0).count();
 }
 
