@@ -25,6 +25,9 @@ namespace ridge::kernels {
 template <class V, bool kSubnormalsAtFullSpeed = false>
 struct ActivationMath {
   using reg = typename V::reg;
+  // Whether V scales by any power of two in one instruction rounded once (AVX-512's VSCALEFPS),
+  // with an exact form that makes no subnormal result (scale_by_pow2_exact).
+  static constexpr bool kScalesAnyPower = requires(reg a) { V::scale_by_pow2_exact(a, a); };
 
   // e^(a + b) = p 2^n, p in [0.7, 1.42] (while a is finite), for a <= 0 (every caller's: the
   // exponentials are of minus a magnitude) and |b| < 2 a correction that a + b in float would
@@ -70,8 +73,7 @@ struct ActivationMath {
     // 0.386 -> 0.362 on U(-3, 3). The AVX2 traits build 2^n within the exponent range, so a
     // subnormal result takes two multiplications there, and those ran slower than the general
     // path below on Zen 5 (1.64 against 1.20 ns on U(-30, 30)).
-    if constexpr (kSubnormalsAtFullSpeed && requires { V::scale_by_pow2_exact(v, n); })
-      return V::scale_by_pow2(v, n);
+    if constexpr (kSubnormalsAtFullSpeed && kScalesAnyPower) return V::scale_by_pow2(v, n);
     // Where every lane has n >= -100, each v 2^n is normal (or v itself subnormal, n = 0): one
     // exact scaling gives what the general form below would, at a fraction of its instructions
     // (the usual case: an activation of an argument within about 69 of 0). For that the callers'
@@ -81,7 +83,7 @@ struct ActivationMath {
     // without and with it and tiny_exp's single scaling: GELU's tanh form 2.65 / 1.88, its erf
     // form 3.58 / 2.35, SiLU 1.95 / 1.14.
     if (!V::any_less(n, V::set1(-100.0f))) return V::scale_by_pow2(v, n);
-    if constexpr (requires { V::scale_by_pow2_exact(v, n); }) {
+    if constexpr (kScalesAnyPower) {
       return V::scale_by_pow2_exact(v, n);
     } else {
       // |v| 2^n in units of 2^-149: below 2^23 the result is subnormal or zero (a large |v|

@@ -71,7 +71,7 @@ struct Epilogue {
 class EpilogueOperandLines {
  public:
   EpilogueOperandLines() = default;
-  // The block of `rows` rows from c on (c within e's C).
+  // The block from c on (c within e's C); `rows`: its height, for fetch_column.
   EpilogueOperandLines(const Epilogue& e, const float* c, std::int64_t rows) : rows_(rows) {
     const auto [row0, col0] = e.position_of(c);
     for (int o = 0; o < e.count; ++o) {
@@ -82,9 +82,7 @@ class EpilogueOperandLines {
     }
   }
   bool empty() const { return count_ == 0; }
-  void fetch_column(std::int64_t j) const {
-    for (int m = 0; m < count_; ++m) simd::prefetch_run(first_[m] + j * ld_[m], rows_);
-  }
+  void fetch_column(std::int64_t j) const { fetch_tile(0, rows_, j, 1); }
   // Rows [row, row + rows) of columns [col, col + cols), counted from the block's first: one
   // tile's.
   void fetch_tile(std::int64_t row, std::int64_t rows, std::int64_t col, std::int64_t cols) const {

@@ -182,7 +182,7 @@ template <class V, class Sum = float>
       }
       case PostOp::Kind::activation:
         // (Traits that build 2^n within the exponent range scale alike either way.)
-        if constexpr (requires(reg a) { V::scale_by_pow2_exact(a, a); }) {
+        if constexpr (ActivationMath<V>::kScalesAnyPower) {
           if (e.subnormals_at_full_speed) {
             activation_pass<V, true>(op.f, cf, ld, rows, cols);
             break;
