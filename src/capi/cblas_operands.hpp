@@ -27,6 +27,10 @@ MatrixView<const T> operand(const T* data, CBLAS_TRANSPOSE t, std::int64_t rows,
           transposed ? Transpose::transpose : Transpose::none};
 }
 
+// Whether a rows x cols matrix (sizes already checked non-negative) has elements: compared, not
+// multiplied, as sizes whose product overflows int64_t are still checked against null pointers.
+inline bool has_elements(std::int64_t rows, std::int64_t cols) { return rows > 0 && cols > 0; }
+
 // Whether a stored rows x cols matrix in `layout` may have leading dimension ld.
 inline bool ld_fits(std::int64_t ld, std::int64_t rows, std::int64_t cols, Layout layout) {
   return ld >= std::max<std::int64_t>(1, layout == Layout::row_major ? cols : rows);

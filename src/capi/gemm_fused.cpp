@@ -6,6 +6,7 @@
 #include "ridge/gemm.hpp"
 #include "ridge/ridge.h"
 
+using ridge::capi::has_elements;
 using ridge::capi::ld_fits;
 using ridge::capi::operand;
 using ridge::capi::valid_transpose;
@@ -28,7 +29,8 @@ extern "C" int ridge_sgemm_fused(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE tr
       !ld_fits(ldb, b_view.rows, b_view.cols, layout) || !ld_fits(ldc, m, n, layout) ||
       (residual != nullptr && !ld_fits(ldr, m, n, layout)))
     return RIDGE_ERROR_BAD_SIZE;
-  if ((a == nullptr && m * k > 0) || (b == nullptr && k * n > 0) || (c == nullptr && m * n > 0))
+  if ((a == nullptr && has_elements(m, k)) || (b == nullptr && has_elements(k, n)) ||
+      (c == nullptr && has_elements(m, n)))
     return RIDGE_ERROR_NULL_POINTER;
 
   ridge::Epilogue epilogue;

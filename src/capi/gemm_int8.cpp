@@ -7,12 +7,14 @@
 #include <cmath>
 #include <exception>
 
+#include "capi/cblas_operands.hpp"
 #include "capi/packed_handle.hpp"
 #include "gemm/packed_matrix.hpp"
 #include "ridge/ridge.h"
 
 namespace {
 
+using ridge::capi::has_elements;
 using ridge::gemm_detail::IntOffset;
 
 // 'N' / 'T' (either case) as false / true; false if neither.
@@ -73,7 +75,7 @@ int gemm_int8(char transa, char transb, char offsetc, int64_t m, int64_t n, int6
   if (lda < std::max<int64_t>(1, trans_a ? m : k) || ldb < std::max<int64_t>(1, trans_b ? k : n) ||
       ldc < std::max<int64_t>(1, n))
     return RIDGE_ERROR_BAD_SIZE;
-  if (m * n == 0) return 0;
+  if (!has_elements(m, n)) return 0;
   if (c == nullptr || co == nullptr || (k > 0 && (a == nullptr || b == nullptr)))
     return RIDGE_ERROR_NULL_POINTER;
   return guarded([&] {
@@ -98,7 +100,7 @@ int gemm_int8_packed(char transa, char offsetc, int64_t m, int64_t n, int64_t k,
   if (packed.storage() == nullptr || packed.element() != ridge::PackedMatrix::Element::s8)
     return RIDGE_ERROR_BAD_ARGUMENT;
   if (packed.rows() != k || packed.cols() != n) return RIDGE_ERROR_BAD_SIZE;
-  if (m * n == 0) return 0;
+  if (!has_elements(m, n)) return 0;
   if (c == nullptr || co == nullptr || (k > 0 && a == nullptr)) return RIDGE_ERROR_NULL_POINTER;
   return guarded([&] {
     ridge::gemm_detail::gemm_int8_packed(trans_a, offset, m, n, k, alpha, a, lda, ao,
@@ -130,7 +132,7 @@ extern "C" int ridge_gemm_s8_pack_b(char transb, int64_t k, int64_t n, const int
   bool trans_b = false;
   if (!transposition(transb, trans_b)) return RIDGE_ERROR_BAD_ARGUMENT;
   if (k < 0 || n < 0 || ldb < std::max<int64_t>(1, trans_b ? k : n)) return RIDGE_ERROR_BAD_SIZE;
-  if (packed == nullptr || (b == nullptr && k * n > 0)) return RIDGE_ERROR_NULL_POINTER;
+  if (packed == nullptr || (b == nullptr && has_elements(k, n))) return RIDGE_ERROR_NULL_POINTER;
   const ridge::MatrixView<const int8_t> view{
       b,
       trans_b ? n : k,

@@ -9,6 +9,7 @@
 #include "ridge/gemm.hpp"
 #include "ridge/ridge.h"
 
+using ridge::capi::has_elements;
 using ridge::capi::ld_fits;
 using ridge::capi::operand;
 using ridge::capi::valid_transpose;
@@ -23,7 +24,7 @@ int pack_b(enum CBLAS_TRANSPOSE trans_b, int64_t k, int64_t n, const S* b, int64
   const auto view = operand(b, trans_b, k, n, ldb, ridge::Layout::row_major);
   if (k < 0 || n < 0 || !ld_fits(ldb, view.rows, view.cols, ridge::Layout::row_major))
     return RIDGE_ERROR_BAD_SIZE;
-  if (packed == nullptr || (b == nullptr && k * n > 0)) return RIDGE_ERROR_NULL_POINTER;
+  if (packed == nullptr || (b == nullptr && has_elements(k, n))) return RIDGE_ERROR_NULL_POINTER;
   try {
     *packed = new ridge_packed_matrix{ridge::PackedMatrix(view, args...)};
   } catch (const std::exception&) {
@@ -42,7 +43,7 @@ int packed_product(enum CBLAS_TRANSPOSE trans_a, int64_t m, int64_t n, int64_t k
   if (m < 0 || n < 0 || k < 0 || !ld_fits(lda, view.rows, view.cols, ridge::Layout::row_major) ||
       !ld_fits(ldc, m, n, ridge::Layout::row_major))
     return RIDGE_ERROR_BAD_SIZE;
-  if (b == nullptr || (a == nullptr && m * k > 0) || (c == nullptr && m * n > 0))
+  if (b == nullptr || (a == nullptr && has_elements(m, k)) || (c == nullptr && has_elements(m, n)))
     return RIDGE_ERROR_NULL_POINTER;
   if (b->matrix.storage() == nullptr || b->matrix.element() != element)
     return RIDGE_ERROR_BAD_ARGUMENT;

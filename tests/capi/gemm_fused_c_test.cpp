@@ -72,6 +72,12 @@ TEST(GemmFusedC, ReportsEachBadArgumentLeavingCUntouched) {
   EXPECT_EQ(call(CblasRowMajor, CblasNoTrans, 2, 2, a.data(), 0, 2), RIDGE_ERROR_BAD_SIZE);
   EXPECT_EQ(call(CblasRowMajor, CblasNoTrans, 2, 3, a.data(), 0, 1), RIDGE_ERROR_BAD_SIZE);
   EXPECT_EQ(call(CblasRowMajor, CblasNoTrans, 2, 3, nullptr, 0, 2), RIDGE_ERROR_NULL_POINTER);
+  // Sizes whose product does not fit in 64 bits are not mistaken for an empty C.
+  constexpr int64_t kHuge = int64_t{1} << 32;
+  EXPECT_EQ(ridge_sgemm_fused(CblasRowMajor, CblasNoTrans, CblasNoTrans, kHuge, kHuge, 1, 1.0f,
+                              a.data(), 1, b.data(), kHuge, 0.0f, nullptr, kHuge, nullptr,
+                              RIDGE_ACT_NONE, nullptr, 0),
+            RIDGE_ERROR_NULL_POINTER);
   for (float x : c) EXPECT_EQ(x, 7.0f);
   // ldr is not read without a residual; an empty A may be null.
   EXPECT_EQ(ridge_sgemm_fused(CblasRowMajor, CblasNoTrans, CblasNoTrans, 2, 2, 3, 1.0f, a.data(),

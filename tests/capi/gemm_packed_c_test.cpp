@@ -61,6 +61,9 @@ TEST(GemmPackedC, ReportsBadArgumentsLeavingCUntouched) {
   EXPECT_EQ(ridge_sgemm_pack_b(CblasTrans, 4, 3, b.data(), 3, &packed), RIDGE_ERROR_BAD_SIZE);
   EXPECT_EQ(ridge_sgemm_pack_b(CblasNoTrans, 4, 3, nullptr, 3, &packed), RIDGE_ERROR_NULL_POINTER);
   EXPECT_EQ(ridge_sgemm_pack_b(CblasNoTrans, 4, 3, b.data(), 3, nullptr), RIDGE_ERROR_NULL_POINTER);
+  constexpr int64_t kHuge = int64_t{1} << 32;  // k x n does not fit in 64 bits: still not empty
+  EXPECT_EQ(ridge_sgemm_pack_b(CblasNoTrans, kHuge, kHuge, nullptr, kHuge, &packed),
+            RIDGE_ERROR_NULL_POINTER);
   EXPECT_EQ(packed, sentinel);
 
   ASSERT_EQ(ridge_sgemm_pack_b(CblasNoTrans, 4, 3, b.data(), 3, &packed), 0);

@@ -617,5 +617,26 @@ TEST(GemmInt8, ReportsEachBadArgumentLeavingCUntouched) {
   EXPECT_EQ(run('N', 'N', 'F', 0, 3, 3, 1, nullptr, nullptr), 0);
 }
 
+// Sizes whose product does not fit in 64 bits (2^32 x 2^32) are not mistaken for an empty C:
+// a null C or A is still reported (and nothing is read or written).
+TEST(GemmInt8, ChecksPointersWhereTheSizesProductOverflows) {
+  constexpr std::int64_t kHuge = std::int64_t{1} << 32;
+  const std::uint8_t a = 1;
+  const std::int8_t b = 1;
+  const std::int32_t co = 0;
+  std::int32_t c = 0;
+  EXPECT_EQ(ridge_gemm_u8s8s32('N', 'N', 'F', kHuge, kHuge, 1, 1.0f, &a, 1, 0, &b, kHuge, 0, 0.0f,
+                               nullptr, kHuge, &co),
+            RIDGE_ERROR_NULL_POINTER);
+  EXPECT_EQ(ridge_gemm_s8s8s32('N', 'N', 'F', kHuge, kHuge, 1, 1.0f, nullptr, 1, 0, &b, kHuge, 0,
+                               0.0f, &c, kHuge, &co),
+            RIDGE_ERROR_NULL_POINTER);
+  ridge_packed_matrix* packed = nullptr;
+  EXPECT_EQ(ridge_gemm_s8_pack_b('N', kHuge, kHuge, nullptr, kHuge, 0, &packed),
+            RIDGE_ERROR_NULL_POINTER);
+  EXPECT_EQ(packed, nullptr);
+  EXPECT_EQ(c, 0);
+}
+
 }  // namespace
 }  // namespace ridge::test
