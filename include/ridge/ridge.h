@@ -60,16 +60,17 @@ RIDGE_C_API void cblas_dgemm(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE trans_
                              const double alpha, const double* a, const int lda, const double* b,
                              const int ldb, const double beta, double* c, const int ldc);
 
-/* y = alpha * op(A) * x + beta * y, op(A) M x N (A stored M x N in `order`); incx, incy nonzero,
- * negative ones walking the vector backwards from its end, as BLAS defines them. */
 /* OpenBLAS's bf16 GEMM, with its signature and semantics: A and B bf16 bit patterns (OpenBLAS's
- * bfloat16 is a uint16_t), C, alpha and beta float, every product and sum in float; arguments
- * checked as cblas_sgemm's, errors to cblas_xerbla. */
+ * bfloat16 is a uint16_t), C, alpha and beta float, every product and sum in float (subnormals
+ * as ridge::gemm on bf16 treats them: ridge/gemm.hpp); arguments checked as cblas_sgemm's, errors
+ * to cblas_xerbla. */
 RIDGE_C_API void cblas_sbgemm(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE trans_a,
                               enum CBLAS_TRANSPOSE trans_b, const int m, const int n, const int k,
                               const float alpha, const uint16_t* a, const int lda,
                               const uint16_t* b, const int ldb, const float beta, float* c,
                               const int ldc);
+/* y = alpha * op(A) * x + beta * y, op(A) M x N (A stored M x N in `order`); incx, incy nonzero,
+ * negative ones walking the vector backwards from its end, as BLAS defines them. */
 RIDGE_C_API void cblas_sgemv(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE trans, const int m,
                              const int n, const float alpha, const float* a, const int lda,
                              const float* x, const int incx, const float beta, float* y,

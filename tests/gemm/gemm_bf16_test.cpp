@@ -136,6 +136,51 @@ TEST(GemmBf16, AmxKernelsCrossEveryBlockBoundary) {
   sweep_packed(kernels);
 }
 
+// A's every element a and B's b, k deep, on a kernel set's packed path: C's first element.
+float packed_constant_product(const Bf16Kernels& kernels, std::uint16_t a, std::uint16_t b, int k) {
+  const int m = kernels.mr, n = kernels.nr;
+  const std::vector<std::uint16_t> a_bits(static_cast<std::size_t>(m) * k, a);
+  const std::vector<std::uint16_t> b_bits(static_cast<std::size_t>(k) * n, b);
+  std::vector<float> c(static_cast<std::size_t>(m) * n, 1.0f);
+  const auto p = kernels::GemmProblem<float, std::uint16_t, std::uint16_t>::from_strides(
+      m, n, k, 1.0f, a_bits.data(), 1, m, b_bits.data(), 1, k, 0.0f, c.data(), 1, m);
+  const gemm_detail::BlockSizes blocks{m, 64, n, 0};  // one tile, one slice
+  std::vector<std::byte> work(gemm_detail::packed_workspace<float>(m, n, kernels.steps(k), blocks,
+                                                                   m, n, false, false,
+                                                                   kernels.step_multiple)
+                                  .bytes());
+  kernels.packed(p, blocks, {}, work.data());
+  for (float x : c) EXPECT_EQ(std::bit_cast<std::uint32_t>(x), std::bit_cast<std::uint32_t>(c[0]));
+  return c[0];
+}
+
+#if defined(__x86_64__)
+// Subnormals: kept exactly where bf16 is widened to float (the products exact, the sums float
+// FMAs), read and written as zero by VDPBF16PS (its rule, whatever MXCSR says): 40 products of
+// the least normal bf16 (2^-126) and 2^-10, each a subnormal float, and 40 of the bf16 subnormal
+// 2^-133 and 2^10.
+TEST(GemmBf16, SubnormalsAreKeptWhereWidenedAndZeroOnTheDotInstruction) {
+  constexpr std::uint16_t kLeastNormal = 0x0080, kTwoToMinus10 = 0x3a80;
+  constexpr std::uint16_t kSubnormal = 0x0001, kTwoTo10 = 0x4480;
+  const float subnormal_sum = 40 * std::ldexp(1.0f, -136);  // 5 x 2^-133, exact
+  const float from_subnormals = 40 * std::ldexp(1.0f, -123);
+  std::vector<Bf16Kernels> widening = {
+      generic::gemm_kernels(float{}, std::uint16_t{}, std::uint16_t{})};
+  if (isa_supported(Isa::avx2))
+    widening.push_back(avx2::gemm_kernels(float{}, std::uint16_t{}, std::uint16_t{}));
+  if (isa_supported(Isa::avx512))
+    widening.push_back(avx512::gemm_kernels(float{}, std::uint16_t{}, std::uint16_t{}));
+  for (const Bf16Kernels& kernels : widening) {
+    EXPECT_EQ(packed_constant_product(kernels, kLeastNormal, kTwoToMinus10, 40), subnormal_sum);
+    EXPECT_EQ(packed_constant_product(kernels, kSubnormal, kTwoTo10, 40), from_subnormals);
+  }
+  if (!Machine::current().isa.avx512_bf16) GTEST_SKIP() << "this CPU lacks AVX512_BF16";
+  const Bf16Kernels pairs = avx512_bf16::gemm_kernels(float{}, std::uint16_t{}, std::uint16_t{});
+  EXPECT_EQ(packed_constant_product(pairs, kLeastNormal, kTwoToMinus10, 40), 0.0f);
+  EXPECT_EQ(packed_constant_product(pairs, kSubnormal, kTwoTo10, 40), 0.0f);
+}
+#endif
+
 // The tiles on A's rows in place (x W^T, W's rows contiguous: GemmKernels::rows_in_place) against
 // the reference, and to the bit against the packed path at the same depth slices (which W packed
 // beforehand runs), across a tile's rows and columns, the tile steps of the depth and the
