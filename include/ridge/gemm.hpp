@@ -122,10 +122,10 @@ RIDGE_API void gemm(float alpha, const MatrixView<const float>& a, const MatrixV
 // beta in float and every product and sum computed in float from the exact values of A and B: as
 // gemm on float views holding to_float of each element, within the float rounding of the sums
 // (not always bit-identical: the bf16 path may sum in another order). On CPUs with AVX512_BF16 or
-// AMX-BF16 the products that run their dot instructions (all but some of a few rows of C) read
-// subnormal bf16 values as zero and write subnormal float sums as zero, the instructions' rule
-// whatever MXCSR says; elsewhere subnormals are kept. The same checks and exceptions as the float
-// gemm.
+// AMX-BF16 most products run those extensions' dot instructions, which read subnormal bf16 values
+// as zero and write subnormal float sums as zero whatever MXCSR says; products of a few rows of C
+// may instead widen bf16 to float, as every product does on other CPUs, and keep subnormals. The
+// same checks and exceptions as the float gemm.
 RIDGE_API void gemm(float alpha, const MatrixView<const bf16>& a, const MatrixView<const bf16>& b,
                     float beta, const MatrixView<float>& c);
 RIDGE_API void gemm(float alpha, const MatrixView<const bf16>& a, const MatrixView<const bf16>& b,
