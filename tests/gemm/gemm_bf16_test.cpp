@@ -59,6 +59,17 @@ struct Bf16Matrix {
 };
 
 using Bf16Kernels = gemm_detail::GemmKernels<float, std::uint16_t, std::uint16_t>;
+using Bf16Problem = kernels::GemmProblem<float, std::uint16_t, std::uint16_t>;
+
+// p on a kernel set's packed path with `blocks`, in a workspace sized for them.
+void run_packed(const Bf16Kernels& kernels, const Bf16Problem& p,
+                const gemm_detail::BlockSizes& blocks, const gemm_detail::PackedOptions& options) {
+  std::vector<std::byte> work(gemm_detail::packed_workspace<float>(
+                                  p.m, p.n, kernels.steps(p.k), blocks, kernels.mr, kernels.nr,
+                                  options.copy_ahead, false, kernels.step_multiple)
+                                  .bytes());
+  kernels.packed(p, blocks, options, work.data());
+}
 
 // The packed path of a kernel set on the internal problem (column-major C), blocks small enough
 // that modest shapes cross MC, KC and NC and their remainders, each A block packed before its
@@ -85,16 +96,10 @@ void sweep_packed(const Bf16Kernels& kernels) {
               std::int64_t a_rs, a_cs, b_rs, b_cs;
               op_strides(a.values.view(), a_rs, a_cs);
               op_strides(b.values.view(), b_rs, b_cs);
-              const auto p =
-                  kernels::GemmProblem<float, std::uint16_t, std::uint16_t>::from_strides(
-                      m, n, k, alpha, a.raw(), a_rs, a_cs, b.raw(), b_rs, b_cs, beta, c.data(), 1,
-                      c.ld);
-              const std::int64_t steps = kernels.steps(k);
-              std::vector<std::byte> work(
-                  gemm_detail::packed_workspace<float>(m, n, steps, small, mr, nr, copy_ahead,
-                                                       false, kernels.step_multiple)
-                      .bytes());
-              kernels.packed(p, small, {copy_ahead, 2 * (index % 5)}, work.data());
+              run_packed(kernels,
+                         Bf16Problem::from_strides(m, n, k, alpha, a.raw(), a_rs, a_cs, b.raw(),
+                                                   b_rs, b_cs, beta, c.data(), 1, c.ld),
+                         small, {copy_ahead, 2 * (index % 5)});
               ASSERT_EQ(compare(c, want), "")
                   << m << "x" << n << "x" << k << ", A "
                   << (la == Layout::row_major ? "row" : "col") << ", B "
@@ -142,14 +147,10 @@ float packed_constant_product(const Bf16Kernels& kernels, std::uint16_t a, std::
   const std::vector<std::uint16_t> a_bits(static_cast<std::size_t>(m) * k, a);
   const std::vector<std::uint16_t> b_bits(static_cast<std::size_t>(k) * n, b);
   std::vector<float> c(static_cast<std::size_t>(m) * n, 1.0f);
-  const auto p = kernels::GemmProblem<float, std::uint16_t, std::uint16_t>::from_strides(
-      m, n, k, 1.0f, a_bits.data(), 1, m, b_bits.data(), 1, k, 0.0f, c.data(), 1, m);
-  const gemm_detail::BlockSizes blocks{m, 64, n, 0};  // one tile, one slice
-  std::vector<std::byte> work(gemm_detail::packed_workspace<float>(m, n, kernels.steps(k), blocks,
-                                                                   m, n, false, false,
-                                                                   kernels.step_multiple)
-                                  .bytes());
-  kernels.packed(p, blocks, {}, work.data());
+  run_packed(kernels,
+             Bf16Problem::from_strides(m, n, k, 1.0f, a_bits.data(), 1, m, b_bits.data(), 1, k,
+                                       0.0f, c.data(), 1, m),
+             {m, 64, n, 0}, {});  // one tile, one slice
   for (float x : c) EXPECT_EQ(std::bit_cast<std::uint32_t>(x), std::bit_cast<std::uint32_t>(c[0]));
   return c[0];
 }
@@ -208,9 +209,8 @@ TEST(GemmBf16, AmxTilesOnRowsInPlaceAreThePackedPath) {
           std::int64_t b_rs, b_cs;
           op_strides(b.values.view(), b_rs, b_cs);
           const auto problem = [&](Matrix<float>& out) {
-            return kernels::GemmProblem<float, std::uint16_t, std::uint16_t>::from_strides(
-                m, n, k, alpha, a.raw(), a.values.ld, 1, b.raw(), b_rs, b_cs, beta, out.data(), 1,
-                out.ld);
+            return Bf16Problem::from_strides(m, n, k, alpha, a.raw(), a.values.ld, 1, b.raw(), b_rs,
+                                             b_cs, beta, out.data(), 1, out.ld);
           };
           const std::int64_t steps = kernels.steps(k);
           const gemm_detail::PackedPlan plan =
@@ -219,11 +219,7 @@ TEST(GemmBf16, AmxTilesOnRowsInPlaceAreThePackedPath) {
           kernels.rows_in_place(problem(c), plan.depth, work.data());
           ASSERT_EQ(compare(c, want), "")
               << m << "x" << n << "x" << k << ", B " << (lb == Layout::row_major ? "row" : "col");
-          std::vector<std::byte> packed_work(
-              gemm_detail::packed_workspace<float>(m, n, steps, small, mr, nr, false, false,
-                                                   kernels.step_multiple)
-                  .bytes());
-          kernels.packed(problem(packed_c), small, {}, packed_work.data());
+          run_packed(kernels, problem(packed_c), small, {});
           for (std::size_t i = 0; i < c.storage.size(); ++i)
             ASSERT_EQ(std::bit_cast<std::uint32_t>(c.storage[i]),
                       std::bit_cast<std::uint32_t>(packed_c.storage[i]))
