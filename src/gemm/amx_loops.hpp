@@ -95,6 +95,9 @@ struct AmxLoops {
     const BlockSizes& bs = plan.blocks;
     auto* const b_packed = reinterpret_cast<std::uint8_t*>(parts.b(work));
     const kernels::AmxTiles tiles;
+    alignas(64) T ring[2 * MR * NR];  // CopyBehind's two slots, 8 KiB
+    int slot = 0;
+    CopyBehind copy;
     for (std::int64_t jc = 0; jc < p.n; jc += bs.nc) {
       const std::int64_t nc = std::min(bs.nc, p.n - jc);
       for (std::int64_t pc = 0; pc < steps; pc += plan.depth) {
@@ -152,15 +155,31 @@ struct AmxLoops {
                            : FetchLines(following + first * simd::kLineBytes,
                                         std::min(tile_lines, strip_lines - first), kc / kStep);
               const T* const a_panel = a.first + ir * a.row_slots;
-              if (finishing) {
-                behind.pace(kc / kStep, tile_c);
-                kernels::amx_tile(kc / kStep, a_panel, b, tile_c, FetchAndFinish{fetch, behind});
-                behind.take(tile_c, ic + ir, jr);
+              // A whole tile that does not read C goes to the ring, and the tile behind to C a
+              // few columns a step (CopyBehind), each column then finished (FinishBehind).
+              const bool into_ring = CopyBehind::takes(tile_c);
+              if (into_ring) {
+                copy.pace(kc / kStep);
               } else {
+                copy.finish();  // before the tile behind's columns are finished
+              }
+              if (finishing) behind.pace(kc / kStep, tile_c);
+              const BesideSteps side{fetch, &copy, finishing ? &behind : nullptr};
+              if (into_ring) {
+                T* const sums = ring + (slot ^= 1) * (MR * NR);
+                kernels::amx_tile_sums(kc / kStep, a_panel, b, sums, side);
+                copy.take(sums, tile_c);
+              } else if (finishing) {
+                kernels::amx_tile(kc / kStep, a_panel, b, tile_c, side);
+              } else {
+                // The fetching alone beside the steps: BesideSteps's checks a step ran bf16 32 x
+                // 4096 x 4096 (8 steps a tile) at 0.90-0.95x of this on the 2-vCPU Xeon guest.
                 kernels::amx_tile(kc / kStep, a_panel, b, tile_c, fetch);
               }
+              if (finishing) behind.take(tile_c, ic + ir, jr);
             }
           }
+          copy.finish();
           behind.finish();
         }
       }
@@ -186,6 +205,62 @@ struct AmxLoops {
    private:
     const std::uint8_t* next_;
     std::int64_t left_, per_step_;
+  };
+
+  // A whole tile's sums stored to a slot of a two-slot ring (8 KiB, in L1) and copied to C a
+  // few columns a step while the next tile multiplies, where a tile store into C's own lines
+  // waits for them to come from L2 or L3 before the next tile starts (C is written once and
+  // seldom in L1). Measured on the 2-vCPU Xeon guest, bf16 512^3 on 1 thread (16 steps a tile),
+  // the tiles' time a call in TSC ticks: stored into C 730-810 thousand, into one 4 KiB buffer
+  // 445, into slots cycling through 1 MiB (L2) 515 and 8 MiB (L3) 735, not stored at all 350;
+  // fetching C's lines during the tile (PREFETCHW, or T0 or T1) changed nothing; the ring with
+  // the copy behind 571-609. Against the store into C, alternated, 2 threads: bf16 512^3
+  // 1.22-1.28x (1 thread 1.24x), 1024^3 1.03x, 2048^3 1.03-1.12x, 4096^3 (two slices, the
+  // second adding to C) 0.94-1.04x; u8s8 1024^3 1.13-1.19x; s8s8 (its zero-point terms finished
+  // behind) 1.08-1.19x on the squares; bias + GELU + residual bf16 1024^3 1.07-1.10x, u8s8
+  // 1.15-1.25x; narrow shapes level.
+  class CopyBehind {
+   public:
+    // Whether c takes the ring: a whole tile of C not read (beta 0). A tile that adds to C
+    // (beta 1) has just loaded its lines, and stores into them at no such cost.
+    static bool takes(const TileC& c) {
+      return c.rows == MR && c.cols == NR && c.beta == 0 &&
+             (std::is_same_v<T, std::int32_t> || c.alpha == 1);
+    }
+    // The next tile takes `steps` steps: the columns left of the tile behind spread over them.
+    void pace(std::int64_t steps) {
+      const int left = NR - next_;
+      per_step_ = steps > 0 ? static_cast<int>((left + steps - 1) / steps) : left;
+    }
+    // c's sums, in `sums`, to copy next (the tile behind copied first).
+    void take(const T* sums, const TileC& c) {
+      finish();
+      sums_ = sums;
+      to_ = c.data;
+      ld_ = c.ld;
+      next_ = 0;
+    }
+    [[gnu::always_inline]] void step() {
+      for (int i = 0; i < per_step_ && next_ < NR; ++i) column(next_++);
+    }
+    void finish() {
+      while (next_ < NR) column(next_++);
+    }
+
+   private:
+    [[gnu::always_inline]] void column(int j) {
+      static_assert(MR * sizeof(T) == 2 * sizeof(__m512i));
+      const T* from = sums_ + j * MR;
+      T* to = to_ + j * ld_;
+      const __m512i low = _mm512_load_si512(from), high = _mm512_load_si512(from + MR / 2);
+      _mm512_storeu_si512(to, low);
+      _mm512_storeu_si512(to + MR / 2, high);
+    }
+
+    const T* sums_ = nullptr;
+    T* to_ = nullptr;
+    std::int64_t ld_ = 0;
+    int next_ = NR, per_step_ = 0;
   };
 
   // The finishing of a tile of C once its products are stored: int8's zero-point terms
@@ -260,12 +335,16 @@ struct AmxLoops {
     kernels::EpilogueOperandLines operands_;
     std::int64_t fetch_cols_ = 0, fetch_next_ = 0, fetch_per_step_ = 0;
   };
-  struct FetchAndFinish {
+  // A tile's work beside its steps: the fetching ahead, the copy of the tile behind to C, then
+  // its finishing.
+  struct BesideSteps {
     FetchLines fetch;
-    FinishBehind& behind;
+    CopyBehind* copy;
+    FinishBehind* behind;
     [[gnu::always_inline]] void step() {
       fetch.step();
-      behind.step();
+      copy->step();
+      if (behind != nullptr) behind->step();
     }
   };
 
