@@ -18,6 +18,7 @@
 #include "gemm/loops.hpp"
 #include "kernels/amx_row_tile.hpp"
 #include "kernels/amx_tile.hpp"
+#include "kernels/cache_model.hpp"
 #include "kernels/pack_k_rows.hpp"
 
 namespace ridge::gemm_detail {
@@ -110,6 +111,7 @@ struct AmxLoops {
         // B's packed strip of columns [jr, jr + NR): kc / kStep tile steps.
         const std::int64_t strip_bytes = kc / kStep * kernels::kAmxStepB;
         const auto strip = [&](std::int64_t jr) { return b_packed + jr / NR * strip_bytes; };
+        const bool stream_a = streams_a(strip_bytes);
         std::int32_t* column_sums = nullptr;
         if constexpr (kQuads) {
           if (pc == 0) correction.start_columns(nc);
@@ -167,14 +169,14 @@ struct AmxLoops {
               const BesideSteps side{fetch, &copy, finishing ? &behind : nullptr};
               if (into_ring) {
                 T* const sums = ring + (slot ^= 1) * (MR * NR);
-                kernels::amx_tile_sums(kc / kStep, a_panel, b, sums, side);
+                kernels::amx_tile_sums(kc / kStep, a_panel, b, sums, stream_a, side);
                 copy.take(sums, tile_c);
               } else if (finishing) {
-                kernels::amx_tile(kc / kStep, a_panel, b, tile_c, side);
+                kernels::amx_tile(kc / kStep, a_panel, b, tile_c, stream_a, side);
               } else {
                 // The fetching alone beside the steps: BesideSteps's checks a step ran bf16 32 x
                 // 4096 x 4096 (8 steps a tile) at 0.90-0.95x of this on the 2-vCPU Xeon guest.
-                kernels::amx_tile(kc / kStep, a_panel, b, tile_c, fetch);
+                kernels::amx_tile(kc / kStep, a_panel, b, tile_c, stream_a, fetch);
               }
               if (finishing) behind.take(tile_c, ic + ir, jr);
             }
@@ -184,6 +186,20 @@ struct AmxLoops {
         }
       }
     }
+  }
+
+  // Whether the tiles load A's panels past L1 (kernels::amx_steps' stream_a): where B's strip
+  // takes at most two thirds of L1, which then keeps it for all the strip's tiles; A's panels
+  // and B's strip otherwise both stream from L2, 4 KiB a step. Measured on the 2-vCPU Xeon guest
+  // (48 KiB L1), 2 threads, against A loaded into L1, alternated, two runs: bf16 with 32 KiB
+  // strips (a depth of 512) 512^3 1.18-1.19x (1 thread 1.27x), 1024 x 1024 x 512 1.26x (1.28x),
+  // 2048 x 2048 x 512 1.23-1.27x, 4096 x 4096 x 512 1.14x; u8s8 with 32 KiB strips (a depth of
+  // 1024) 1024^3 1.14-1.17x, 1000^3 1.12-1.13x, with 16 KiB ones 0.99-1.13x; 64 KiB strips (the
+  // usual 512 steps) level either way (bf16 1024^3 1.00x, 2048^3 0.95-1.00x, 4096^3 0.99-1.00x).
+  // Slices of 256 steps, to make every strip fit, lost more to the stores of C (bf16 4096^3
+  // 0.81x).
+  static bool streams_a(std::int64_t strip_bytes) {
+    return strip_bytes <= kernels::CacheModel::current().l1_bytes() * 2 / 3;
   }
 
   // What a tile does beside its steps: fetches `lines` lines from `next` on into L2, evenly over

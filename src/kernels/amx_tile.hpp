@@ -74,15 +74,20 @@ class AmxTiles {
 // (with Columns = 16, registers 0 and 1 alone: a strip of at most 16 columns, B's zero columns
 // not multiplied). T: C's type, float (bf16 pairs) or int32 (int8 quads). Each step also does a
 // step of `side`'s work, on the core's load ports while the tile unit multiplies.
-template <class T, int Columns, class Side>
-[[gnu::always_inline]] inline void amx_steps(std::int64_t steps, const T* a, const std::uint8_t* b,
-                                             Side& side) {
+template <class T, int Columns, bool kStreamA, class Side>
+[[gnu::always_inline]] inline void amx_steps_of(std::int64_t steps, const T* a,
+                                                const std::uint8_t* b, Side& side) {
   static_assert(Columns == 16 || Columns == 32);
   for (std::int64_t s = 0; s < steps; ++s, a += kAmxStepA, b += kAmxStepB) {
     _tile_loadd(4, b, kAmxRowBytes);
     if constexpr (Columns == 32) _tile_loadd(5, b + kAmxStepB / 2, kAmxRowBytes);
-    _tile_loadd(6, a, kAmxRows * 4);
-    _tile_loadd(7, a + 16, kAmxRows * 4);
+    if constexpr (kStreamA) {
+      _tile_stream_loadd(6, a, kAmxRows * 4);
+      _tile_stream_loadd(7, a + 16, kAmxRows * 4);
+    } else {
+      _tile_loadd(6, a, kAmxRows * 4);
+      _tile_loadd(7, a + 16, kAmxRows * 4);
+    }
     if constexpr (std::is_same_v<T, float>) {
       _tile_dpbf16ps(0, 4, 6);
       _tile_dpbf16ps(1, 4, 7);
@@ -99,6 +104,18 @@ template <class T, int Columns, class Side>
       }
     }
     side.step();
+  }
+}
+// With `stream_a`, A's registers load by TILELOADDT1, which leaves their lines out of L1: where
+// B's strip fits in L1 beside the rest, it then stays there for every tile of the strip and only
+// A's panel streams from L2 (gemm/amx_loops.hpp, AmxLoops::streams_a).
+template <class T, int Columns, class Side>
+[[gnu::always_inline]] inline void amx_steps(std::int64_t steps, const T* a, const std::uint8_t* b,
+                                             bool stream_a, Side& side) {
+  if (stream_a) {
+    amx_steps_of<T, Columns, true>(steps, a, b, side);
+  } else {
+    amx_steps_of<T, Columns, false>(steps, a, b, side);
   }
 }
 
@@ -168,7 +185,7 @@ inline void apply_alpha_beta(const float* ab, const TileC<float>& c) {
 template <int Columns, class T, class Side>
 [[gnu::always_inline]] inline void amx_tile_of(std::int64_t steps, const T* a,
                                                const std::uint8_t* b, const TileC<T>& c,
-                                               Side& side) {
+                                               bool stream_a, Side& side) {
   const bool full = c.rows == kAmxRows && c.cols == Columns;
   alignas(64) T copy[kAmxRows * Columns];
   if (std::is_same_v<T, std::int32_t> || (c.alpha == 1 && (c.beta == 0 || c.beta == 1))) {
@@ -180,13 +197,13 @@ template <int Columns, class T, class Side>
     } else {
       amx_zero_c<Columns>();
     }
-    amx_steps<T, Columns>(steps, a, b, side);
+    amx_steps<T, Columns>(steps, a, b, stream_a, side);
     amx_store_c<Columns>(tile, ld);
     if (!full) copy_block(copy, kAmxRows, c.data, c.ld, c.rows, c.cols);
     return;
   }
   amx_zero_c<Columns>();
-  amx_steps<T, Columns>(steps, a, b, side);
+  amx_steps<T, Columns>(steps, a, b, stream_a, side);
   amx_store_c<Columns>(copy, kAmxRows);
   if constexpr (std::is_same_v<T, float>) apply_alpha_beta(copy, c);
 }
@@ -195,19 +212,19 @@ template <int Columns, class T, class Side>
 // while the next tile multiplies (gemm/amx_loops.hpp, CopyBehind).
 template <class T, class Side>
 [[gnu::noinline]] void amx_tile_sums(std::int64_t steps, const T* a, const std::uint8_t* b, T* sums,
-                                     Side side) {
+                                     bool stream_a, Side side) {
   amx_zero_c<kAmxColumns>();
-  amx_steps<T, kAmxColumns>(steps, a, b, side);
+  amx_steps<T, kAmxColumns>(steps, a, b, stream_a, side);
   amx_store_c<kAmxColumns>(sums, kAmxRows);
 }
 
 template <class T, class Side>
 [[gnu::noinline]] void amx_tile(std::int64_t steps, const T* a, const std::uint8_t* b,
-                                const TileC<T>& c, Side side) {
+                                const TileC<T>& c, bool stream_a, Side side) {
   if (c.cols <= 16) {
-    amx_tile_of<16>(steps, a, b, c, side);
+    amx_tile_of<16>(steps, a, b, c, stream_a, side);
   } else {
-    amx_tile_of<32>(steps, a, b, c, side);
+    amx_tile_of<32>(steps, a, b, c, stream_a, side);
   }
 }
 
