@@ -233,8 +233,7 @@ struct AmxLoops {
   // the copy behind 571-609. Against the store into C, alternated, 2 threads: bf16 512^3
   // 1.22-1.28x (1 thread 1.24x), 1024^3 1.03x, 2048^3 1.03-1.12x, 4096^3 (two slices, the
   // second adding to C) 0.94-1.04x; u8s8 1024^3 1.13-1.19x; s8s8 (its zero-point terms finished
-  // behind) 1.08-1.19x on the squares; bias + GELU + residual bf16 1024^3 1.07-1.10x, u8s8
-  // 1.15-1.25x; narrow shapes level.
+  // behind) 1.08-1.19x on the squares; narrow shapes level.
   class CopyBehind {
    public:
     // Whether c takes the ring: a whole tile of C not read (beta 0). A tile that adds to C
@@ -280,18 +279,21 @@ struct AmxLoops {
   };
 
   // The finishing of a tile of C once its products are stored: int8's zero-point terms
-  // (kernels::QuadCorrection), then the epilogue. Done a column a step (more where the tile has
-  // fewer steps than columns) during the next tile's steps, on the core's vector ports while
-  // the tile unit multiplies, where a strip's epilogue after its tiles held the tile unit idle
-  // (bias + GELU + residual: 1.1 ns an element on 1 thread, 0.7 times the product's own time at
-  // 1024^3). A column a step, after the step's products, hid the most of it: a quarter to a
-  // half (docs/notes/epilogue-behind-tiles-and-blocked-transposition-2026-12-05.md). The
-  // residual's lines of each tile are fetched into L2 during its own steps, for the next tile's.
-  // Measured on the 2-vCPU Xeon guest, 2 threads, bias + GELU (tanh) + residual, against the
-  // epilogue after each strip, alternated: bf16 1024^3 1.16-1.21x (0.57 -> 0.68 of the plain
-  // product's rate), 4096^3 1.07-1.08x, other shapes level; u8s8 4096^3 1.08x. Without the
-  // residual's fetching, 4096^3 ran 0.80x of this (its columns 16 KiB apart, each tile's from
-  // memory).
+  // (kernels::QuadCorrection), then the epilogue. Done a column a step (where the tile has fewer
+  // steps than columns, the step's columns in one call, across which the activations take whole
+  // vectors at once: u8s8 dequantised with bias + GELU + residual, 2 threads, x the plain
+  // product, three alternated rounds, two columns a step at 1024^3 0.34-0.35 -> 0.38-0.39, four
+  // at 32 x 4096 x 4096 1.00-1.03 -> 1.05-1.10; bf16 at 32 and 64 rows 0.91-0.95 -> 0.91-0.97)
+  // during the next tile's steps, on the core's vector ports while the tile unit multiplies, where
+  // a strip's epilogue after its tiles held the tile unit idle (bias + GELU + residual: 1.1 ns an
+  // element on 1 thread, 0.7 times the product's own time at 1024^3). A column a step, after the
+  // step's products, hid the most of it: a quarter to a half
+  // (docs/notes/epilogue-behind-tiles-and-blocked-transposition-2026-12-05.md). The residual's
+  // lines of each tile are fetched into L2 during its own steps, for the next tile's. Measured on
+  // the 2-vCPU Xeon guest, 2 threads, bias + GELU (tanh) + residual, against the epilogue after
+  // each strip, alternated: bf16 1024^3 1.16-1.21x (0.57 -> 0.68 of the plain product's rate),
+  // 4096^3 1.07-1.08x, other shapes level; u8s8 4096^3 1.08x. Without the residual's fetching,
+  // 4096^3 ran 0.80x of this (its columns 16 KiB apart, each tile's from memory).
   class FinishBehind {
    public:
     FinishBehind(const kernels::Epilogue* epilogue, const typename Base::Correction* correction)
@@ -328,19 +330,23 @@ struct AmxLoops {
     [[gnu::always_inline]] void step() {
       for (std::int64_t i = 0; i < fetch_per_step_ && fetch_next_ < fetch_cols_; ++i)
         operands_.fetch_column(fetch_next_++);
-      for (std::int64_t i = 0; i < per_step_ && next_ < tile_.cols; ++i) column(next_++);
+      if (next_ < tile_.cols)
+        columns(static_cast<int>(std::min<std::int64_t>(per_step_, tile_.cols - next_)));
     }
     void finish() {
-      while (next_ < tile_.cols) column(next_++);
+      if (next_ < tile_.cols) columns(tile_.cols - next_);
     }
 
    private:
-    void column(int j) {
-      T* const cj = tile_.data + j * tile_.ld;
+    // The next n columns, in one call (the activations then take whole vectors across them).
+    void columns(int n) {
+      T* const cj = tile_.data + next_ * tile_.ld;
       if constexpr (kQuads) {
-        if (correction_ != nullptr) correction_->apply(cj, tile_.ld, i0_, tile_.rows, j0_ + j, 1);
+        if (correction_ != nullptr)
+          correction_->apply(cj, tile_.ld, i0_, tile_.rows, j0_ + next_, n);
       }
-      Base::finish(epilogue_, TileC{cj, tile_.ld, tile_.rows, 1});
+      Base::finish(epilogue_, TileC{cj, tile_.ld, tile_.rows, n});
+      next_ += n;
     }
 
     const kernels::Epilogue* epilogue_;
