@@ -168,8 +168,10 @@ struct AmxLoops {
               if (finishing) behind.pace(kc / kStep, tile_c);
               const BesideSteps side{fetch, &copy, finishing ? &behind : nullptr};
               if (into_ring) {
+                // The in-place tile (alpha 1, beta 0) with the slot as its C.
                 T* const sums = ring + (slot ^= 1) * (MR * NR);
-                kernels::amx_tile_sums(kc / kStep, a_panel, b, sums, stream_a, side);
+                kernels::amx_tile(kc / kStep, a_panel, b, TileC{sums, MR, MR, NR, T(1), T(0)},
+                                  stream_a, side);
                 copy.take(sums, tile_c);
               } else if (finishing) {
                 kernels::amx_tile(kc / kStep, a_panel, b, tile_c, stream_a, side);

@@ -207,17 +207,6 @@ template <int Columns, class T, class Side>
   amx_store_c<Columns>(copy, kAmxRows);
   if constexpr (std::is_same_v<T, float>) apply_alpha_beta(copy, c);
 }
-// The sums of a whole 32 x 32 tile (alpha 1, beta 0: nothing to add to them) into `sums` (32 x
-// 32, columns kAmxRows apart), not into C: a slot that stays in L1, which the caller copies to C
-// while the next tile multiplies (gemm/amx_loops.hpp, CopyBehind).
-template <class T, class Side>
-[[gnu::noinline]] void amx_tile_sums(std::int64_t steps, const T* a, const std::uint8_t* b, T* sums,
-                                     bool stream_a, Side side) {
-  amx_zero_c<kAmxColumns>();
-  amx_steps<T, kAmxColumns>(steps, a, b, stream_a, side);
-  amx_store_c<kAmxColumns>(sums, kAmxRows);
-}
-
 template <class T, class Side>
 [[gnu::noinline]] void amx_tile(std::int64_t steps, const T* a, const std::uint8_t* b,
                                 const TileC<T>& c, bool stream_a, Side side) {
