@@ -19,7 +19,9 @@
 #include "kernels/amx_row_tile.hpp"
 #include "kernels/amx_tile.hpp"
 #include "kernels/cache_model.hpp"
+#include "kernels/epilogue_kernel_set.hpp"
 #include "kernels/pack_k_rows.hpp"
+#include "simd/avx512.hpp"
 
 namespace ridge::gemm_detail {
 
@@ -281,21 +283,23 @@ struct AmxLoops {
   };
 
   // The finishing of a tile of C once its products are stored: int8's zero-point terms
-  // (kernels::QuadCorrection), then the epilogue. Done a column a step (where the tile has fewer
-  // steps than columns, the step's columns in one call, across which the activations take whole
-  // vectors at once: u8s8 dequantised with bias + GELU + residual, 2 threads, x the plain
-  // product, three alternated rounds, two columns a step at 1024^3 0.34-0.35 -> 0.38-0.39, four
-  // at 32 x 4096 x 4096 1.00-1.03 -> 1.05-1.10; bf16 at 32 and 64 rows 0.91-0.95 -> 0.91-0.97)
-  // during the next tile's steps, on the core's vector ports while the tile unit multiplies, where
-  // a strip's epilogue after its tiles held the tile unit idle (bias + GELU + residual: 1.1 ns an
-  // element on 1 thread, 0.7 times the product's own time at 1024^3). A column a step, after the
-  // step's products, hid the most of it: a quarter to a half
-  // (docs/notes/epilogue-behind-tiles-and-blocked-transposition-2026-12-05.md). The residual's
-  // lines of each tile are fetched into L2 during its own steps, for the next tile's. Measured on
-  // the 2-vCPU Xeon guest, 2 threads, bias + GELU (tanh) + residual, against the epilogue after
-  // each strip, alternated: bf16 1024^3 1.16-1.21x (0.57 -> 0.68 of the plain product's rate),
-  // 4096^3 1.07-1.08x, other shapes level; u8s8 4096^3 1.08x. Without the residual's fetching,
-  // 4096^3 ran 0.80x of this (its columns 16 KiB apart, each tile's from memory).
+  // (kernels::QuadCorrection), then the epilogue, during the next tile's steps, on the core's
+  // vector ports while the tile unit multiplies, where a strip's epilogue after its tiles held the
+  // tile unit idle (bias + GELU + residual: 1.1 ns an element on 1 thread, 0.7 times the product's
+  // own time at 1024^3). Against the epilogue after each strip, measured on the 2-vCPU Xeon guest,
+  // 2 threads, bias + GELU (tanh) + residual, alternated: bf16 1024^3 1.16-1.21x, 4096^3
+  // 1.07-1.08x, other shapes level; u8s8 4096^3 1.08x (a column a step then, which hid a quarter
+  // to half of it: docs/notes/epilogue-behind-tiles-and-blocked-transposition-2026-12-05.md).
+  // With an epilogue, the columns go four at a time (one batch of the activations' eight vectors,
+  // kernels::activate_vectors) every few steps: one column a call took the epilogue kernel 1.00
+  // ns an element over 32 x 128 floats in L1 on that host, four 0.69, all at once 0.66. Against a
+  // column a step, alternated, three rounds, x the plain product: bf16 1024^3 0.69 -> 0.74,
+  // 4096^3 0.84-0.85 -> 0.88-0.89; u8s8 dequantised 1024^3 0.37-0.38 -> 0.43-0.45, 4096^3
+  // 0.67-0.71 -> 0.76, 512 x 4096 x 11008 0.95-0.97 -> 0.99-1.00; s8s8 4096^3 0.61-0.63 ->
+  // 0.71-0.72. The zero-point terms alone keep a column a step: four a call ran s8s8's plain
+  // product at 0.87-0.99x. The residual's lines of each tile are fetched into L2 during its own
+  // steps, for the next tile's (without, 4096^3 ran 0.80x: its columns 16 KiB apart, each tile's
+  // from memory).
   class FinishBehind {
    public:
     FinishBehind(const kernels::Epilogue* epilogue, const typename Base::Correction* correction)
@@ -309,10 +313,15 @@ struct AmxLoops {
     }
     // The next tile, `next`, takes `steps` steps: the columns left of the tile behind, and the
     // fetching of the next tile's residual lines (kernels::EpilogueOperandLines), spread over
-    // them.
+    // them. With an epilogue, in whole batches of kBatchColumns where a step's share is fewer.
     void pace(std::int64_t steps, const TileC& next) {
       const std::int64_t left = tile_.cols - next_;
       per_step_ = steps > 0 ? (left + steps - 1) / steps : left;
+      batched_ = epilogue_ != nullptr && steps > 0 && per_step_ < kBatchColumns;
+      start_ = next_;
+      left_ = left;
+      steps_ = steps;
+      step_ = 0;
       if (epilogue_ != nullptr)
         operands_ = kernels::EpilogueOperandLines(
             *epilogue_, reinterpret_cast<const float*>(next.data), next.rows);
@@ -332,8 +341,15 @@ struct AmxLoops {
     [[gnu::always_inline]] void step() {
       for (std::int64_t i = 0; i < fetch_per_step_ && fetch_next_ < fetch_cols_; ++i)
         operands_.fetch_column(fetch_next_++);
-      if (next_ < tile_.cols)
+      if (next_ >= tile_.cols) return;
+      if (!batched_) {
         columns(static_cast<int>(std::min<std::int64_t>(per_step_, tile_.cols - next_)));
+        return;
+      }
+      // The whole batches due after this step, spread evenly over the steps: never ahead of the
+      // tile's copy from the ring (CopyBehind, per_step_ >= left_ / steps_ columns a step).
+      const std::int64_t due = start_ + left_ * ++step_ / steps_ / kBatchColumns * kBatchColumns;
+      if (due > next_) columns(static_cast<int>(due - next_));
     }
     void finish() {
       if (next_ < tile_.cols) columns(tile_.cols - next_);
@@ -351,11 +367,19 @@ struct AmxLoops {
       next_ += n;
     }
 
+    // The columns whose vectors make one batch of the activations (kernels::kActivationVectors,
+    // eight vectors of 16 floats: four columns of a 32-row tile).
+    static constexpr int kBatchColumns = std::max(
+        1, kernels::kActivationVectors<simd::Avx512<float>>* simd::Avx512<float>::width / MR);
+
     const kernels::Epilogue* epilogue_;
     const typename Base::Correction* correction_;
     TileC tile_{};
     std::int64_t i0_ = 0, j0_ = 0, per_step_ = 0;
     int next_ = 0;
+    // The batched pacing: the columns left and the steps, from the column start_ on.
+    bool batched_ = false;
+    std::int64_t start_ = 0, left_ = 0, steps_ = 0, step_ = 0;
     kernels::EpilogueOperandLines operands_;
     std::int64_t fetch_cols_ = 0, fetch_next_ = 0, fetch_per_step_ = 0;
   };
