@@ -160,7 +160,9 @@ struct AmxLoops {
                                         std::min(tile_lines, strip_lines - first), kc / kStep);
               const T* const a_panel = a.first + ir * a.row_slots;
               // A whole tile that does not read C goes to the ring, and the tile behind to C a
-              // few columns a step (CopyBehind), each column then finished (FinishBehind).
+              // few columns a step (CopyBehind), each column then finished in C (int8's
+              // zero-point terms: FinishBehind); with an epilogue, finished in the ring a few
+              // columns a step, then copied.
               const bool into_ring = CopyBehind::takes(tile_c);
               if (into_ring) {
                 copy.pace(kc / kStep);
@@ -169,12 +171,18 @@ struct AmxLoops {
               }
               if (finishing) behind.pace(kc / kStep, tile_c);
               const BesideSteps side{fetch, &copy, finishing ? &behind : nullptr};
+              // The slot holding a ring tile with an epilogue, which is finished there.
+              T* finished_in_ring = nullptr;
               if (into_ring) {
                 // The in-place tile (alpha 1, beta 0) with the slot as its C.
                 T* const sums = ring + (slot ^= 1) * (MR * NR);
                 kernels::amx_tile(kc / kStep, a_panel, b, TileC{sums, MR, MR, NR, T(1), T(0)},
                                   stream_a, side);
-                copy.take(sums, tile_c);
+                if (epilogue != nullptr) {
+                  finished_in_ring = sums;
+                } else {
+                  copy.take(sums, tile_c);
+                }
               } else if (finishing) {
                 kernels::amx_tile(kc / kStep, a_panel, b, tile_c, stream_a, side);
               } else {
@@ -182,7 +190,7 @@ struct AmxLoops {
                 // 4096 x 4096 (8 steps a tile) at 0.90-0.95x of this on the 2-vCPU Xeon guest.
                 kernels::amx_tile(kc / kStep, a_panel, b, tile_c, stream_a, fetch);
               }
-              if (finishing) behind.take(tile_c, ic + ir, jr);
+              if (finishing) behind.take(tile_c, ic + ir, jr, finished_in_ring);
             }
           }
           copy.finish();
@@ -266,15 +274,16 @@ struct AmxLoops {
       while (next_ < NR) column(next_++);
     }
 
-   private:
-    [[gnu::always_inline]] void column(int j) {
+    // A column of a slot, `from`, to C at `to`.
+    [[gnu::always_inline]] static void copy_column(const T* from, T* to) {
       static_assert(MR * sizeof(T) == 2 * sizeof(__m512i));
-      const T* from = sums_ + j * MR;
-      T* to = to_ + j * ld_;
       const __m512i low = _mm512_load_si512(from), high = _mm512_load_si512(from + MR / 2);
       _mm512_storeu_si512(to, low);
       _mm512_storeu_si512(to + MR / 2, high);
     }
+
+   private:
+    [[gnu::always_inline]] void column(int j) { copy_column(sums_ + j * MR, to_ + j * ld_); }
 
     const T* sums_ = nullptr;
     T* to_ = nullptr;
@@ -297,9 +306,16 @@ struct AmxLoops {
   // 4096^3 0.84-0.85 -> 0.88-0.89; u8s8 dequantised 1024^3 0.37-0.38 -> 0.43-0.45, 4096^3
   // 0.67-0.71 -> 0.76, 512 x 4096 x 11008 0.95-0.97 -> 0.99-1.00; s8s8 4096^3 0.61-0.63 ->
   // 0.71-0.72. The zero-point terms alone keep a column a step: four a call ran s8s8's plain
-  // product at 0.87-0.99x. The residual's lines of each tile are fetched into L2 during its own
-  // steps, for the next tile's (without, 4096^3 ran 0.80x: its columns 16 KiB apart, each tile's
-  // from memory).
+  // product at 0.87-0.99x. A ring tile (CopyBehind) with an epilogue is finished in its slot in
+  // L1, then copied, so that C's lines are written once: finished after the copy, each line was
+  // loaded back while its store still waited for the line from L3 (perf, u8s8 1024^3 with a bias
+  // on 1 thread: the epilogue 18% of the samples, a quarter of them on the load of the sums).
+  // Against that, alternated, three rounds, 2 threads, bias + GELU + residual: u8s8 1024^3
+  // 1.07-1.09x, 4096^3 1.04-1.11x; s8s8 1.07-1.16x, 1.02-1.14x; bf16 level. The zero-point terms
+  // alone stay after the copy (in the slot, s8s8's plain product ran 1.06-1.13x at 1024^3 but
+  // 0.91-0.97x at 2048^3 on 1 thread). The residual's lines of each tile are fetched into L2
+  // during its own steps, for the next tile's (without, 4096^3 ran 0.80x: its columns 16 KiB
+  // apart, each tile's from memory).
   class FinishBehind {
    public:
     FinishBehind(const kernels::Epilogue* epilogue, const typename Base::Correction* correction)
@@ -330,10 +346,14 @@ struct AmxLoops {
       fetch_per_step_ = steps > 0 ? (fetch_cols_ + steps - 1) / steps : 0;
     }
     // c, C's rows [i0, i0 + c.rows) and columns [j0, j0 + c.cols) of the block, to finish next
-    // (the tile behind finished first).
-    void take(const TileC& c, std::int64_t i0, std::int64_t j0) {
+    // (the tile behind finished first): in C, or where `ring` is not null, in that slot of the
+    // ring (a whole tile), then copied to C.
+    void take(const TileC& c, std::int64_t i0, std::int64_t j0, T* ring) {
       finish();
       tile_ = c;
+      ring_ = ring;
+      if (epilogue_ != nullptr)
+        at_ = epilogue_->position_of(reinterpret_cast<const float*>(c.data));
       i0_ = i0;
       j0_ = j0;
       next_ = 0;
@@ -346,8 +366,7 @@ struct AmxLoops {
         columns(static_cast<int>(std::min<std::int64_t>(per_step_, tile_.cols - next_)));
         return;
       }
-      // The whole batches due after this step, spread evenly over the steps: never ahead of the
-      // tile's copy from the ring (CopyBehind, per_step_ >= left_ / steps_ columns a step).
+      // The whole batches due after this step, spread evenly over the steps.
       const std::int64_t due = start_ + left_ * ++step_ / steps_ / kBatchColumns * kBatchColumns;
       if (due > next_) columns(static_cast<int>(due - next_));
     }
@@ -359,11 +378,15 @@ struct AmxLoops {
     // The next n columns, in one call (the activations then take whole vectors across them).
     void columns(int n) {
       T* const cj = tile_.data + next_ * tile_.ld;
+      T* const held = ring_ != nullptr ? ring_ + next_ * MR : cj;
+      const std::int64_t ld = ring_ != nullptr ? MR : tile_.ld;
       if constexpr (kQuads) {
-        if (correction_ != nullptr)
-          correction_->apply(cj, tile_.ld, i0_, tile_.rows, j0_ + next_, n);
+        if (correction_ != nullptr) correction_->apply(held, ld, i0_, tile_.rows, j0_ + next_, n);
       }
-      Base::finish(epilogue_, TileC{cj, tile_.ld, tile_.rows, n});
+      if (epilogue_ != nullptr)
+        Base::finish(*epilogue_, TileC{held, ld, tile_.rows, n}, {at_.row, at_.col + next_});
+      if (ring_ != nullptr)
+        for (int j = 0; j < n; ++j) CopyBehind::copy_column(held + j * MR, cj + j * tile_.ld);
       next_ += n;
     }
 
@@ -375,6 +398,8 @@ struct AmxLoops {
     const kernels::Epilogue* epilogue_;
     const typename Base::Correction* correction_;
     TileC tile_{};
+    T* ring_ = nullptr;
+    kernels::Epilogue::Position at_{};  // tile_'s first element in the epilogue's C
     std::int64_t i0_ = 0, j0_ = 0, per_step_ = 0;
     int next_ = 0;
     // The batched pacing: the columns left and the steps, from the column start_ on.

@@ -184,11 +184,17 @@ struct Loops {
   // (the int8 GEMM) it dequantises them first, on the float traits of V's ISA.
   static void finish(const kernels::Epilogue* epilogue, const TileC& c) {
     if (epilogue == nullptr) return;
+    finish(*epilogue, c, epilogue->position_of(reinterpret_cast<const float*>(c.data)));
+  }
+  // The same on a tile of C held apart from it (c.data a buffer, c.ld its column stride), its
+  // first element C's element `at`.
+  static void finish(const kernels::Epilogue& epilogue, const TileC& c,
+                     kernels::Epilogue::Position at) {
     if constexpr (std::is_same_v<T, float>) {
-      kernels::apply_epilogue<typename kernels::OutTraits<V>::type>(*epilogue, c.data, c.rows,
-                                                                    c.cols);
+      kernels::apply_epilogue_at<typename kernels::OutTraits<V>::type>(epilogue, c.data, c.ld, at,
+                                                                       c.rows, c.cols);
     } else if constexpr (std::is_same_v<T, std::int32_t>) {
-      kernels::apply_epilogue<typename V::Float>(*epilogue, c.data, c.rows, c.cols);
+      kernels::apply_epilogue_at<typename V::Float>(epilogue, c.data, c.ld, at, c.rows, c.cols);
     }
   }
 

@@ -110,7 +110,8 @@ void activation_pass(Activation f, float* c, std::int64_t ld, std::int64_t rows,
   }
 }
 
-// e on rows x cols elements of C from c on, in place: one pass over the region per operation,
+// e on rows x cols elements of C held from c on, columns ld apart (in C, or a tile of it held
+// apart), the first C's element `at`, in place: one pass over the region per operation,
 // each a tight loop of its own, then the rounding into e.bf16 if asked. (One loop switching on
 // the operation for every vector kept its values on the stack around the activations' code: 56
 // instructions a vector for a ReLU, counted by callgrind; on the Zen 3 host a ReLU over a 64 x 64
@@ -120,15 +121,15 @@ void activation_pass(Activation f, float* c, std::int64_t ld, std::int64_t rows,
 // float, or int32 for the int8 GEMM's sums (Epilogue::scale), whose storage the floats then take
 // over.
 template <class V, class Sum = float>
-[[gnu::noinline]] void apply_epilogue(const Epilogue& e, Sum* c, std::int64_t rows,
-                                      std::int64_t cols) {
+[[gnu::noinline]] void apply_epilogue_at(const Epilogue& e, Sum* c, std::int64_t ld,
+                                         Epilogue::Position at, std::int64_t rows,
+                                         std::int64_t cols) {
   static_assert(sizeof(Sum) == sizeof(float));
   using reg = typename V::reg;
   constexpr int W = V::width;
   // The floats of an int8 GEMM go over its int32 sums in the caller's float C.
   float* const cf = reinterpret_cast<float*>(c);
-  const std::int64_t ld = e.ldc;
-  const auto [row0, col0] = e.position_of(cf);
+  const auto [row0, col0] = at;
   const auto pass = [&](auto f) { each_vector<V>(cf, ld, rows, cols, row0, col0, f); };
   if constexpr (std::is_same_v<Sum, std::int32_t>) {
     const reg scale = V::set1(e.scale);
@@ -200,6 +201,12 @@ template <class V, class Sum = float>
                               load_lanes<V>(cf + j * ld + i, lanes), lanes);
       }
   }
+}
+
+// e on rows x cols elements of C from c on (c within e's C), in place.
+template <class V, class Sum = float>
+void apply_epilogue(const Epilogue& e, Sum* c, std::int64_t rows, std::int64_t cols) {
+  apply_epilogue_at<V>(e, c, e.ldc, e.position_of(reinterpret_cast<const float*>(c)), rows, cols);
 }
 
 }  // namespace ridge::kernels
