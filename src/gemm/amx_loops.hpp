@@ -163,7 +163,9 @@ struct AmxLoops {
               // few columns a step (CopyBehind), each column then finished in C (int8's
               // zero-point terms: FinishBehind); with an epilogue, finished in the ring a few
               // columns a step, then copied.
-              const bool into_ring = CopyBehind::takes(tile_c);
+              const bool into_ring =
+                  CopyBehind::takes(tile_c) ||
+                  (epilogue != nullptr && tile_c.beta == 1 && CopyBehind::in_place(tile_c));
               if (into_ring) {
                 copy.pace(kc / kStep);
               } else {
@@ -174,10 +176,8 @@ struct AmxLoops {
               // The slot holding a ring tile with an epilogue, which is finished there.
               T* finished_in_ring = nullptr;
               if (into_ring) {
-                // The in-place tile (alpha 1, beta 0) with the slot as its C.
                 T* const sums = ring + (slot ^= 1) * (MR * NR);
-                kernels::amx_tile(kc / kStep, a_panel, b, TileC{sums, MR, MR, NR, T(1), T(0)},
-                                  stream_a, side);
+                kernels::amx_tile(kc / kStep, a_panel, b, tile_c, stream_a, side, sums);
                 if (epilogue != nullptr) {
                   finished_in_ring = sums;
                 } else {
@@ -250,9 +250,12 @@ struct AmxLoops {
    public:
     // Whether c takes the ring: a whole tile of C not read (beta 0). A tile that adds to C
     // (beta 1) has just loaded its lines, and stores into them at no such cost.
-    static bool takes(const TileC& c) {
-      return c.rows == MR && c.cols == NR && c.beta == 0 &&
-             (std::is_same_v<T, std::int32_t> || c.alpha == 1);
+    static bool takes(const TileC& c) { return c.beta == 0 && in_place(c); }
+    // Whether c is a whole tile the tile registers take in place (kernels::amx_tile: alpha 1
+    // and beta 0 or 1; int32 sums always), whose result a slot can then hold.
+    static bool in_place(const TileC& c) {
+      return c.rows == MR && c.cols == NR && (std::is_same_v<T, std::int32_t> || c.alpha == 1) &&
+             (c.beta == 0 || c.beta == 1);
     }
     // The next tile takes `steps` steps: the columns left of the tile behind spread over them.
     void pace(std::int64_t steps) {
@@ -297,25 +300,28 @@ struct AmxLoops {
   // tile unit idle (bias + GELU + residual: 1.1 ns an element on 1 thread, 0.7 times the product's
   // own time at 1024^3). Against the epilogue after each strip, measured on the 2-vCPU Xeon guest,
   // 2 threads, bias + GELU (tanh) + residual, alternated: bf16 1024^3 1.16-1.21x, 4096^3
-  // 1.07-1.08x, other shapes level; u8s8 4096^3 1.08x (a column a step then, which hid a quarter
-  // to half of it: docs/notes/epilogue-behind-tiles-and-blocked-transposition-2026-12-05.md).
-  // With an epilogue, the columns go four at a time (one batch of the activations' eight vectors,
-  // kernels::activate_vectors) every few steps: one column a call took the epilogue kernel 1.00
-  // ns an element over 32 x 128 floats in L1 on that host, four 0.69, all at once 0.66. Against a
-  // column a step, alternated, three rounds, x the plain product: bf16 1024^3 0.69 -> 0.74,
-  // 4096^3 0.84-0.85 -> 0.88-0.89; u8s8 dequantised 1024^3 0.37-0.38 -> 0.43-0.45, 4096^3
-  // 0.67-0.71 -> 0.76, 512 x 4096 x 11008 0.95-0.97 -> 0.99-1.00; s8s8 4096^3 0.61-0.63 ->
-  // 0.71-0.72. The zero-point terms alone keep a column a step: four a call ran s8s8's plain
-  // product at 0.87-0.99x. A ring tile (CopyBehind) with an epilogue is finished in its slot in
-  // L1, then copied, so that C's lines are written once: finished after the copy, each line was
-  // loaded back while its store still waited for the line from L3 (perf, u8s8 1024^3 with a bias
-  // on 1 thread: the epilogue 18% of the samples, a quarter of them on the load of the sums).
-  // Against that, alternated, three rounds, 2 threads, bias + GELU + residual: u8s8 1024^3
-  // 1.07-1.09x, 4096^3 1.04-1.11x; s8s8 1.07-1.16x, 1.02-1.14x; bf16 level. The zero-point terms
-  // alone stay after the copy (in the slot, s8s8's plain product ran 1.06-1.13x at 1024^3 but
-  // 0.91-0.97x at 2048^3 on 1 thread). The residual's lines of each tile are fetched into L2
-  // during its own steps, for the next tile's (without, 4096^3 ran 0.80x: its columns 16 KiB
-  // apart, each tile's from memory).
+  // 1.07-1.08x, other shapes level; u8s8 4096^3 1.08x (a column a step then, which hid a quarter to
+  // half of it: docs/notes/epilogue-behind-tiles-and-blocked-transposition-2026-12-05.md). With an
+  // epilogue, the columns go four at a time (one batch of the activations' eight vectors,
+  // kernels::activate_vectors) every few steps: one column a call took the epilogue kernel 1.00 ns
+  // an element over 32 x 128 floats in L1 on that host, four 0.69, all at once 0.66. Against a
+  // column a step, alternated, three rounds, x the plain product: bf16 1024^3 0.69 -> 0.74, 4096^3
+  // 0.84-0.85 -> 0.88-0.89; u8s8 dequantised 1024^3 0.37-0.38 -> 0.43-0.45, 4096^3 0.67-0.71 ->
+  // 0.76, 512 x 4096 x 11008 0.95-0.97 -> 0.99-1.00; s8s8 4096^3 0.61-0.63 -> 0.71-0.72. The
+  // zero-point terms alone keep a column a step: four a call ran s8s8's plain product at
+  // 0.87-0.99x. A ring tile (CopyBehind) with an epilogue is finished in its slot in L1, then
+  // copied, so that C's lines are written once: finished after the copy, each line was loaded back
+  // while its store still waited for the line from L3 (perf, u8s8 1024^3 with a bias on 1 thread:
+  // the epilogue 18% of the samples, a quarter of them on the load of the sums). Against that,
+  // alternated, three rounds, 2 threads, bias + GELU + residual: u8s8 1024^3 1.07-1.09x, 4096^3
+  // 1.04-1.11x; s8s8 1.07-1.16x, 1.02-1.14x; bf16 level. A tile of the last slice that adds to C
+  // takes a slot too where it has an epilogue (C's tile loaded, the result stored to the slot): x
+  // the plain product, three rounds, bf16 4096^3 (two slices) 0.86-0.87 -> 0.89, s8s8 512 x 4096 x
+  // 11008 0.84-0.88 -> 0.88-0.89, 32 x 4096 x 4096 0.94-0.95 -> 0.97; u8s8 +0.01-0.02 at both. The
+  // zero-point terms alone stay after the copy (in the slot, s8s8's plain product ran 1.06-1.13x at
+  // 1024^3 but 0.91-0.97x at 2048^3 on 1 thread). The residual's lines of each tile are fetched
+  // into L2 during its own steps, for the next tile's (without, 4096^3 ran 0.80x: its columns 16
+  // KiB apart, each tile's from memory).
   class FinishBehind {
    public:
     FinishBehind(const kernels::Epilogue* epilogue, const typename Base::Correction* correction)

@@ -181,11 +181,13 @@ inline void apply_alpha_beta(const float* ab, const TileC<float>& c) {
 // (kernels/microkernel.hpp), one FMA an element (float C only: the int8 GEMM's products take
 // alpha 1 and beta 0 or 1, kernels/problem.hpp). A tile at the edge of C takes the same steps on
 // a copy, so that no element's value depends on where the tiles fall; one of at most 16 columns
-// runs half the tile registers. Each step also does a step of `side`'s work (amx_steps).
+// runs half the tile registers. Each step also does a step of `side`'s work (amx_steps). Where
+// `sums` is not null (a whole tile of the in-place case), the result goes there (columns
+// kAmxRows apart) and C is only read.
 template <int Columns, class T, class Side>
 [[gnu::always_inline]] inline void amx_tile_of(std::int64_t steps, const T* a,
                                                const std::uint8_t* b, const TileC<T>& c,
-                                               bool stream_a, Side& side) {
+                                               bool stream_a, Side& side, T* sums) {
   const bool full = c.rows == kAmxRows && c.cols == Columns;
   alignas(64) T copy[kAmxRows * Columns];
   if (std::is_same_v<T, std::int32_t> || (c.alpha == 1 && (c.beta == 0 || c.beta == 1))) {
@@ -198,6 +200,10 @@ template <int Columns, class T, class Side>
       amx_zero_c<Columns>();
     }
     amx_steps<T, Columns>(steps, a, b, stream_a, side);
+    if (sums != nullptr) {
+      amx_store_c<Columns>(sums, kAmxRows);
+      return;
+    }
     amx_store_c<Columns>(tile, ld);
     if (!full) copy_block(copy, kAmxRows, c.data, c.ld, c.rows, c.cols);
     return;
@@ -209,11 +215,11 @@ template <int Columns, class T, class Side>
 }
 template <class T, class Side>
 [[gnu::noinline]] void amx_tile(std::int64_t steps, const T* a, const std::uint8_t* b,
-                                const TileC<T>& c, bool stream_a, Side side) {
+                                const TileC<T>& c, bool stream_a, Side side, T* sums = nullptr) {
   if (c.cols <= 16) {
-    amx_tile_of<16>(steps, a, b, c, stream_a, side);
+    amx_tile_of<16>(steps, a, b, c, stream_a, side, sums);
   } else {
-    amx_tile_of<32>(steps, a, b, c, stream_a, side);
+    amx_tile_of<32>(steps, a, b, c, stream_a, side, sums);
   }
 }
 
