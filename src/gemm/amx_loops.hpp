@@ -159,10 +159,10 @@ struct AmxLoops {
                            : FetchLines(following + first * simd::kLineBytes,
                                         std::min(tile_lines, strip_lines - first), kc / kStep);
               const T* const a_panel = a.first + ir * a.row_slots;
-              // A whole tile that does not read C goes to the ring, and the tile behind to C a
-              // few columns a step (CopyBehind), each column then finished in C (int8's
-              // zero-point terms: FinishBehind); with an epilogue, finished in the ring a few
-              // columns a step, then copied.
+              // A whole tile goes to the ring where it does not read C, or where it has an
+              // epilogue. The tile behind is then copied to C a few columns a step (CopyBehind),
+              // each column then finished in C (int8's zero-point terms: FinishBehind), or with
+              // an epilogue finished in its slot a few columns a step and then copied.
               const bool into_ring =
                   CopyBehind::takes(tile_c) ||
                   (epilogue != nullptr && tile_c.beta == 1 && CopyBehind::in_place(tile_c));
@@ -398,8 +398,9 @@ struct AmxLoops {
 
     // The columns whose vectors make one batch of the activations (kernels::kActivationVectors,
     // eight vectors of 16 floats: four columns of a 32-row tile).
-    static constexpr int kBatchColumns = std::max(
-        1, kernels::kActivationVectors<simd::Avx512<float>>* simd::Avx512<float>::width / MR);
+    static constexpr int kBatchFloats =
+        simd::Avx512<float>::width * kernels::kActivationVectors<simd::Avx512<float>>;
+    static constexpr int kBatchColumns = kBatchFloats > MR ? kBatchFloats / MR : 1;
 
     const kernels::Epilogue* epilogue_;
     const typename Base::Correction* correction_;
