@@ -163,9 +163,7 @@ struct AmxLoops {
               // epilogue. The tile behind is then copied to C a few columns a step (CopyBehind),
               // each column then finished in C (int8's zero-point terms: FinishBehind), or with
               // an epilogue finished in its slot a few columns a step and then copied.
-              const bool into_ring =
-                  CopyBehind::takes(tile_c) ||
-                  (epilogue != nullptr && tile_c.beta == 1 && CopyBehind::in_place(tile_c));
+              const bool into_ring = CopyBehind::takes(tile_c, epilogue != nullptr);
               if (into_ring) {
                 copy.pace(kc / kStep);
               } else {
@@ -248,14 +246,14 @@ struct AmxLoops {
   // behind) 1.08-1.19x on the squares; narrow shapes level.
   class CopyBehind {
    public:
-    // Whether c takes the ring: a whole tile of C not read (beta 0). A tile that adds to C
-    // (beta 1) has just loaded its lines, and stores into them at no such cost.
-    static bool takes(const TileC& c) { return c.beta == 0 && in_place(c); }
-    // Whether c is a whole tile the tile registers take in place (kernels::amx_tile: alpha 1
-    // and beta 0 or 1; int32 sums always), whose result a slot can then hold.
-    static bool in_place(const TileC& c) {
+    // Whether c takes the ring: a whole tile that the tile registers take in place
+    // (kernels::amx_tile: alpha 1 and beta 0 or 1; int32 sums always) and that does not read C
+    // (beta 0), or with an epilogue also one that does (finished in its slot: FinishBehind).
+    // Without one, a tile that adds to C has just loaded its lines, and stores into them at no
+    // such cost.
+    static bool takes(const TileC& c, bool epilogue) {
       return c.rows == MR && c.cols == NR && (std::is_same_v<T, std::int32_t> || c.alpha == 1) &&
-             (c.beta == 0 || c.beta == 1);
+             (c.beta == 0 || (epilogue && c.beta == 1));
     }
     // The next tile takes `steps` steps: the columns left of the tile behind spread over them.
     void pace(std::int64_t steps) {
@@ -340,8 +338,6 @@ struct AmxLoops {
       const std::int64_t left = tile_.cols - next_;
       per_step_ = steps > 0 ? (left + steps - 1) / steps : left;
       batched_ = epilogue_ != nullptr && steps > 0 && per_step_ < kBatchColumns;
-      start_ = next_;
-      left_ = left;
       steps_ = steps;
       step_ = 0;
       if (epilogue_ != nullptr)
@@ -372,8 +368,9 @@ struct AmxLoops {
         columns(static_cast<int>(std::min<std::int64_t>(per_step_, tile_.cols - next_)));
         return;
       }
-      // The whole batches due after this step, spread evenly over the steps.
-      const std::int64_t due = start_ + left_ * ++step_ / steps_ / kBatchColumns * kBatchColumns;
+      // The whole batches due after this step, spread evenly over the steps (the tile behind was
+      // taken just before them: none of its columns finished yet).
+      const std::int64_t due = tile_.cols * ++step_ / steps_ / kBatchColumns * kBatchColumns;
       if (due > next_) columns(static_cast<int>(due - next_));
     }
     void finish() {
@@ -409,9 +406,9 @@ struct AmxLoops {
     kernels::Epilogue::Position at_{};  // tile_'s first element in the epilogue's C
     std::int64_t i0_ = 0, j0_ = 0, per_step_ = 0;
     int next_ = 0;
-    // The batched pacing: the columns left and the steps, from the column start_ on.
+    // The batched pacing: the next tile's steps, and those taken.
     bool batched_ = false;
-    std::int64_t start_ = 0, left_ = 0, steps_ = 0, step_ = 0;
+    std::int64_t steps_ = 0, step_ = 0;
     kernels::EpilogueOperandLines operands_;
     std::int64_t fetch_cols_ = 0, fetch_next_ = 0, fetch_per_step_ = 0;
   };
