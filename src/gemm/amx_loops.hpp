@@ -94,7 +94,8 @@ struct AmxLoops {
   template <class P, class AFor>
   static void run(const P& p, std::int64_t steps, const PackedPlan& plan,
                   const WorkspaceParts<T>& parts, std::byte* work,
-                  [[maybe_unused]] typename Base::Correction& correction, AFor block_of_a) {
+                  [[maybe_unused]] typename Base::Correction& correction, bool c_from_memory,
+                  AFor block_of_a) {
     const BlockSizes& bs = plan.blocks;
     auto* const b_packed = reinterpret_cast<std::uint8_t*>(parts.b(work));
     const kernels::AmxTiles tiles;
@@ -152,25 +153,28 @@ struct AmxLoops {
               // bf16 1.10-1.16x, u8s8 1.03-1.11x).
               const bool last_tile = ir + MR >= mc;
               const FetchLines fetch =
-                  nc <= NR ? FetchLines(reinterpret_cast<const std::uint8_t*>(
-                                            a.first + (last_tile ? ir : ir + MR) * a.row_slots),
+                  nc <= NR ? FetchLines(a.first + (last_tile ? ir : ir + MR) * a.row_slots,
                                         last_tile ? 0 : kc * MR * sizeof(T) / simd::kLineBytes,
-                                        kc / kStep)
+                                        simd::kLineBytes, kc / kStep)
                            : FetchLines(following + first * simd::kLineBytes,
-                                        std::min(tile_lines, strip_lines - first), kc / kStep);
+                                        std::min(tile_lines, strip_lines - first), simd::kLineBytes,
+                                        kc / kStep);
               const T* const a_panel = a.first + ir * a.row_slots;
               // A whole tile goes to the ring where it does not read C, or where it has an
               // epilogue. The tile behind is then copied to C a few columns a step (CopyBehind),
               // each column then finished in C (int8's zero-point terms: FinishBehind), or with
               // an epilogue finished in its slot a few columns a step and then copied.
               const bool into_ring = CopyBehind::takes(tile_c, epilogue != nullptr);
+              FetchColumns fetch_c;
               if (into_ring) {
                 copy.pace(kc / kStep);
+                if (c_from_memory)
+                  fetch_c = FetchColumns(tile_c.data, NR, p.ldc * sizeof(T), kc / kStep);
               } else {
                 copy.finish();  // before the tile behind's columns are finished
               }
               if (finishing) behind.pace(kc / kStep, tile_c);
-              const BesideSteps side{fetch, &copy, finishing ? &behind : nullptr};
+              const BesideSteps side{fetch, fetch_c, &copy, finishing ? &behind : nullptr};
               // The slot holding a ring tile with an epilogue, which is finished there.
               T* finished_in_ring = nullptr;
               if (into_ring) {
@@ -212,26 +216,42 @@ struct AmxLoops {
     return strip_bytes <= kernels::CacheModel::current().l1_bytes() * 2 / 3;
   }
 
-  // What a tile does beside its steps: fetches `lines` lines from `next` on into L2, evenly over
-  // its `steps` steps. B's next strip, 64 KiB at the usual 512 steps a slice, would otherwise
-  // come from L3 when its first tile needs it. Measured on the 2-vCPU Xeon guest, 2 threads,
-  // against none, alternated, two runs: bf16 1024^3 1.04-1.10x, 4096^3 1.02-1.07x, 512 x 4096 x
-  // 11008 1.03-1.06x; u8s8 4096^3 1.01-1.02x.
-  class FetchLines {
+  // What a tile does beside its steps: fetches `runs` runs of kRunLines lines, `stride` bytes
+  // apart, from `next` on into L2, evenly over its `steps` steps.
+  template <int kRunLines>
+  class FetchRuns {
    public:
-    FetchLines(const std::uint8_t* next, std::int64_t lines, std::int64_t steps)
-        : next_(next), left_(lines), per_step_(steps > 0 ? (lines + steps - 1) / steps : 0) {}
+    FetchRuns() = default;
+    FetchRuns(const void* next, std::int64_t runs, std::int64_t stride, std::int64_t steps)
+        : next_(static_cast<const std::uint8_t*>(next)),
+          stride_(stride),
+          left_(runs),
+          per_step_(steps > 0 ? (runs + steps - 1) / steps : 0) {}
     [[gnu::always_inline]] void step() {
-      for (std::int64_t i = 0; i < per_step_ && left_ > 0; ++i, --left_) {
-        __builtin_prefetch(next_, 0, 2);
-        next_ += simd::kLineBytes;
-      }
+      for (std::int64_t i = 0; i < per_step_ && left_ > 0; ++i, --left_, next_ += stride_)
+        for (int l = 0; l < kRunLines; ++l) __builtin_prefetch(next_ + l * simd::kLineBytes, 0, 2);
     }
 
    private:
-    const std::uint8_t* next_;
-    std::int64_t left_, per_step_;
+    const std::uint8_t* next_ = nullptr;
+    std::int64_t stride_ = 0, left_ = 0, per_step_ = 0;
   };
+  // B's next strip into L2 (with one strip, A's next panel), 64 KiB at the usual 512 steps a
+  // slice, which would otherwise come from L3 when its first tile needs it. Measured on the
+  // 2-vCPU Xeon guest, 2 threads, against none, alternated, two runs: bf16 1024^3 1.04-1.10x,
+  // 4096^3 1.02-1.07x, 512 x 4096 x 11008 1.03-1.06x; u8s8 4096^3 1.01-1.02x.
+  using FetchLines = FetchRuns<1>;
+  // A ring tile's own columns of C, fetched during its steps where C streams from memory, so that
+  // the copy behind it (CopyBehind, during the next tile) stores into lines already near: perf,
+  // bf16 4096 x 4096 x 512 on 1 thread, put a third of the samples on the copy's stores, which
+  // waited for C's lines from memory with the store buffer full. Measured on the 2-vCPU Xeon
+  // guest, 2 threads, against none, alternated, three rounds, GFLOP/s (GOP/s): bf16 4096 x 4096 x
+  // 512 1331-1711 -> 2109-2229, 4096^3 2008-2049 -> 2078-2152 (1 thread 999-1039 -> 1062-1107);
+  // u8s8 4096 x 4096 x 512 1844-1977 -> 2360-2418, 4096^3 4065-4229 -> 4292-4414 (1 thread
+  // 2129-2162 -> 2278-2351); with bias + GELU (tanh) + residual at 4096^3, u8s8 1.08-1.12x. Where
+  // C stays in the caches the fetches only cost: u8s8 / s8s8 1024^3 0.92-0.98x / 0.90-0.95x, into
+  // L1 or L2 alike (2896 x 2896 x 512, C 32 MiB, gained 1.1-1.6x but lies below the rule).
+  using FetchColumns = FetchRuns<MR * sizeof(T) / simd::kLineBytes>;
 
   // A whole tile's sums stored to a slot of a two-slot ring (8 KiB, in L1) and copied to C a
   // few columns a step while the next tile multiplies, where a tile store into C's own lines
@@ -416,17 +436,19 @@ struct AmxLoops {
   // its finishing.
   struct BesideSteps {
     FetchLines fetch;
+    FetchColumns fetch_c;
     CopyBehind* copy;
     FinishBehind* behind;
     [[gnu::always_inline]] void step() {
       fetch.step();
+      fetch_c.step();
       copy->step();
       if (behind != nullptr) behind->step();
     }
   };
 
   // GemmKernels::packed.
-  static void packed(const Problem& p, const BlockSizes& model, const PackedOptions&,
+  static void packed(const Problem& p, const BlockSizes& model, const PackedOptions& options,
                      std::byte* work) {
     const std::int64_t steps = steps_of(p.k);
     const PackedPlan plan = packed_plan(steps, model, MR, NR, false, kStep);
@@ -435,7 +457,7 @@ struct AmxLoops {
     T* const a_packed = parts.a(work);
     typename Base::Correction correction = Base::correction_of(p, parts, work);
     if constexpr (kQuads) correction.start_rows(p.m);
-    run(p, steps, plan, parts, work, correction,
+    run(p, steps, plan, parts, work, correction, options.c_from_memory,
         [&](std::int64_t ic, std::int64_t mc, std::int64_t pc, std::int64_t kc,
             [[maybe_unused]] bool first_panel, [[maybe_unused]] bool last_slice) {
           const std::int64_t k0 = kGroup * pc;
@@ -478,7 +500,7 @@ struct AmxLoops {
     }
     typename Base::Correction correction = Base::correction_of(p, parts, work);
     if constexpr (kQuads) correction.load_rows(p.a + steps * MR, p.a_rs, p.m);
-    run(p, steps, plan, parts, work, correction,
+    run(p, steps, plan, parts, work, correction, false,
         [&](std::int64_t ic, std::int64_t, std::int64_t pc, std::int64_t, bool, bool) {
           return BlockOfA{p.a + ic * p.a_rs + pc * MR, p.a_rs};
         });

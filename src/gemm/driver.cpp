@@ -743,7 +743,8 @@ PackedOptions widened_options(const GemmProblem<T, SourceA, SourceB>& p,
       copies_ahead(
           p, table.kernels.nr,
           kernels::streams_from_memory(p.m * p.k * std::int64_t{sizeof(SourceA)}, table.caches));
-  return {copy_ahead, table.fma_chains};
+  return {copy_ahead, table.fma_chains,
+          kernels::streams_from_memory(p.m * p.n * std::int64_t{sizeof(T)}, table.caches)};
 }
 
 // The blocks of `table`'s tiles under the tuning in force on `isa`.
