@@ -249,7 +249,7 @@ struct AmxLoops {
   // 512 1331-1711 -> 2109-2229, 4096^3 2008-2049 -> 2078-2152 (1 thread 999-1039 -> 1062-1107);
   // u8s8 4096 x 4096 x 512 1844-1977 -> 2360-2418, 4096^3 4065-4229 -> 4292-4414 (1 thread
   // 2129-2162 -> 2278-2351); with bias + GELU (tanh) + residual at 4096^3, u8s8 1.08-1.12x. Where
-  // C stays in the caches the fetches only cost: u8s8 / s8s8 1024^3 0.92-0.98x / 0.90-0.95x, into
+  // C stays in the caches the fetches only cost: u8s8 / s8s8 1024^3 0.92-0.98x / 0.87-0.95x, into
   // L1 or L2 alike (2896 x 2896 x 512, C 32 MiB, gained 1.1-1.6x but lies below the rule).
   using FetchColumns = FetchRuns<MR * sizeof(T) / simd::kLineBytes>;
 
