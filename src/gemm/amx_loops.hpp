@@ -479,7 +479,7 @@ struct AmxLoops {
   // GemmKernels::prepacked: A's panels (Base::pack_panels<kStep>) read in place, `depth` steps a
   // slice.
   static void prepacked(const PrepackedProblem& p, std::int64_t depth, const BlockSizes& model,
-                        int fma_chains, bool, std::byte* work) {
+                        const PackedOptions& options, bool, std::byte* work) {
     const std::int64_t steps = steps_of(p.k);
     const PackedPlan plan{depth, blocks_at_depth(model, depth, MR, NR)};
     const WorkspaceParts<T> parts =
@@ -494,13 +494,13 @@ struct AmxLoops {
       if (p.n <= kVectorColumns && prepacked_workspace<T>(p.m, p.n, Base::depth_steps(p.k), depth,
                                                           model, MR, Base::NR, false, true)
                                            .bytes() <= parts.bytes()) {
-        Base::prepacked(p, depth, model, fma_chains, false, work);
+        Base::prepacked(p, depth, model, options, false, work);
         return;
       }
     }
     typename Base::Correction correction = Base::correction_of(p, parts, work);
     if constexpr (kQuads) correction.load_rows(p.a + steps * MR, p.a_rs, p.m);
-    run(p, steps, plan, parts, work, correction, false,
+    run(p, steps, plan, parts, work, correction, options.c_from_memory,
         [&](std::int64_t ic, std::int64_t, std::int64_t pc, std::int64_t, bool, bool) {
           return BlockOfA{p.a + ic * p.a_rs + pc * MR, p.a_rs};
         });

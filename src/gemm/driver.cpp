@@ -726,7 +726,7 @@ void run_prepacked(const GemmProblem<T>& p, const PrepackedA& a) {
             .bytes();
       },
       [&](const GemmProblem<T>& block, std::byte* work) {
-        loops.prepacked(block, depth, blocks, route.packed.fma_chains, b_in_place, work);
+        loops.prepacked(block, depth, blocks, route.packed, b_in_place, work);
       });
 }
 
@@ -1032,7 +1032,7 @@ void run_prepacked_narrow(const GemmProblem<T, SourceA, SourceB>& p, const Prepa
             .bytes();
       },
       [&](const Prepacked& block, std::byte* work) {
-        loops.prepacked(block, depth, blocks, options.fma_chains, false, work);
+        loops.prepacked(block, depth, blocks, options, false, work);
       });
 }
 
