@@ -47,8 +47,8 @@ struct PackedOptions {
   // As DirectOptions::fma_chains: a block's last column strip with fewer accumulators shares the
   // columns with the one before (Loops::packed). 0: the strips stay NR wide.
   int fma_chains = 0;
-  // C streams from memory (kernels::streams_from_memory): the AMX tiles fetch the columns of C
-  // that each tile's sums go to during its steps (AmxLoops::FetchColumns).
+  // C streams from memory (kernels::streams_from_memory): each AMX tile stored through the ring
+  // fetches its columns of C during its steps (AmxLoops::FetchColumns).
   bool c_from_memory = false;
 };
 
