@@ -94,9 +94,9 @@ struct AmxLoops {
   template <class P, class AFor>
   static void run(const P& p, std::int64_t steps, const PackedPlan& plan,
                   const WorkspaceParts<T>& parts, std::byte* work,
-                  [[maybe_unused]] typename Base::Correction& correction, bool c_from_memory,
-                  AFor block_of_a) {
+                  [[maybe_unused]] typename Base::Correction& correction, AFor block_of_a) {
     const BlockSizes& bs = plan.blocks;
+    const bool c_lines_far = fetches_c(p.m * p.n * std::int64_t{sizeof(T)});
     auto* const b_packed = reinterpret_cast<std::uint8_t*>(parts.b(work));
     const kernels::AmxTiles tiles;
     alignas(64) T ring[2 * MR * NR];  // CopyBehind's two slots, 8 KiB
@@ -168,7 +168,7 @@ struct AmxLoops {
               FetchColumns fetch_c;
               if (into_ring) {
                 copy.pace(kc / kStep);
-                if (c_from_memory)
+                if (c_lines_far)
                   fetch_c = FetchColumns(tile_c.data, NR, p.ldc * sizeof(T), kc / kStep);
               } else {
                 copy.finish();  // before the tile behind's columns are finished
@@ -200,6 +200,19 @@ struct AmxLoops {
         }
       }
     }
+  }
+
+  // Whether a block's tiles fetch C's lines for the ring's copy (FetchColumns): where its C, of
+  // `bytes`, is more than four times what L2 keeps. Below that the fetches only cost. Measured on
+  // the 2-vCPU Xeon guest (2 MiB L2), 2 threads, M x M x 512 with the fetch against without,
+  // alternated, two rounds (C's block a thread in brackets): M = 1448 (4 MiB) bf16 0.95-0.99x,
+  // u8s8 0.93-0.99x; 2048 (8 MiB) u8s8 1.14-1.18x, bf16 level; 2512 (12 MiB) u8s8 1.24-1.30x;
+  // 2896 (16 MiB) 1.06-1.42x / 1.31-1.34x; 3552 (24 MiB) 1.44-1.54x / 1.20-1.30x; 1024^3 (2 MiB)
+  // u8s8 / s8s8 0.92-0.98x / 0.87-0.95x; on 1 thread 2048 x 2048 x 512 (16 MiB) bf16
+  // 1.12-1.17x, u8s8 1.10x, 1448 x 1448 x 512 (8 MiB) level. (The rule for reads, C above half of
+  // what L3 keeps, 52 MiB there, left out 2048 and 2896 x 2896 x 512: 0.76-0.89x this one, u8s8.)
+  static bool fetches_c(std::int64_t bytes) {
+    return bytes > 4 * kernels::CacheModel::current().l2_streamed;
   }
 
   // Whether the tiles load A's panels past L1 (kernels::amx_steps' stream_a): where B's strip
@@ -241,16 +254,15 @@ struct AmxLoops {
   // 2-vCPU Xeon guest, 2 threads, against none, alternated, two runs: bf16 1024^3 1.04-1.10x,
   // 4096^3 1.02-1.07x, 512 x 4096 x 11008 1.03-1.06x; u8s8 4096^3 1.01-1.02x.
   using FetchLines = FetchRuns<1>;
-  // A ring tile's own columns of C, fetched during its steps where C streams from memory, so that
-  // the copy behind it (CopyBehind, during the next tile) stores into lines already near: perf,
-  // bf16 4096 x 4096 x 512 on 1 thread, put a third of the samples on the copy's stores, which
-  // waited for C's lines from memory with the store buffer full. Measured on the 2-vCPU Xeon
-  // guest, 2 threads, against none, alternated, three rounds, GFLOP/s (GOP/s): bf16 4096 x 4096 x
-  // 512 1331-1711 -> 2109-2229, 4096^3 2008-2049 -> 2078-2152 (1 thread 999-1039 -> 1062-1107);
-  // u8s8 4096 x 4096 x 512 1844-1977 -> 2360-2418, 4096^3 4065-4229 -> 4292-4414 (1 thread
-  // 2129-2162 -> 2278-2351); with bias + GELU (tanh) + residual at 4096^3, u8s8 1.08-1.12x. Where
-  // C stays in the caches the fetches only cost: u8s8 / s8s8 1024^3 0.92-0.98x / 0.87-0.95x, into
-  // L1 or L2 alike (2896 x 2896 x 512, C 32 MiB, gained 1.1-1.6x but lies below the rule).
+  // A ring tile's own columns of C, fetched during its steps where C's lines lie past L2
+  // (fetches_c), so that the copy behind it (CopyBehind, during the next tile) stores into lines
+  // already near: perf, bf16 4096 x 4096 x 512 on 1 thread, put a third of the samples on the
+  // copy's stores, which waited for C's lines from memory with the store buffer full. Measured
+  // on the 2-vCPU Xeon guest, 2 threads, against none, alternated, three rounds, GFLOP/s (GOP/s):
+  // bf16 4096 x 4096 x 512 1331-1711 -> 2109-2229, 4096^3 2008-2049 -> 2078-2152 (1 thread
+  // 999-1039 -> 1062-1107); u8s8 4096 x 4096 x 512 1844-1977 -> 2360-2418, 4096^3 4065-4229 ->
+  // 4292-4414 (1 thread 2129-2162 -> 2278-2351); with bias + GELU (tanh) + residual at 4096^3,
+  // u8s8 1.08-1.12x.
   using FetchColumns = FetchRuns<MR * sizeof(T) / simd::kLineBytes>;
 
   // A whole tile's sums stored to a slot of a two-slot ring (8 KiB, in L1) and copied to C a
@@ -448,7 +460,7 @@ struct AmxLoops {
   };
 
   // GemmKernels::packed.
-  static void packed(const Problem& p, const BlockSizes& model, const PackedOptions& options,
+  static void packed(const Problem& p, const BlockSizes& model, const PackedOptions&,
                      std::byte* work) {
     const std::int64_t steps = steps_of(p.k);
     const PackedPlan plan = packed_plan(steps, model, MR, NR, false, kStep);
@@ -457,7 +469,7 @@ struct AmxLoops {
     T* const a_packed = parts.a(work);
     typename Base::Correction correction = Base::correction_of(p, parts, work);
     if constexpr (kQuads) correction.start_rows(p.m);
-    run(p, steps, plan, parts, work, correction, options.c_from_memory,
+    run(p, steps, plan, parts, work, correction,
         [&](std::int64_t ic, std::int64_t mc, std::int64_t pc, std::int64_t kc,
             [[maybe_unused]] bool first_panel, [[maybe_unused]] bool last_slice) {
           const std::int64_t k0 = kGroup * pc;
@@ -479,7 +491,7 @@ struct AmxLoops {
   // GemmKernels::prepacked: A's panels (Base::pack_panels<kStep>) read in place, `depth` steps a
   // slice.
   static void prepacked(const PrepackedProblem& p, std::int64_t depth, const BlockSizes& model,
-                        const PackedOptions& options, bool, std::byte* work) {
+                        int fma_chains, bool, std::byte* work) {
     const std::int64_t steps = steps_of(p.k);
     const PackedPlan plan{depth, blocks_at_depth(model, depth, MR, NR)};
     const WorkspaceParts<T> parts =
@@ -494,13 +506,13 @@ struct AmxLoops {
       if (p.n <= kVectorColumns && prepacked_workspace<T>(p.m, p.n, Base::depth_steps(p.k), depth,
                                                           model, MR, Base::NR, false, true)
                                            .bytes() <= parts.bytes()) {
-        Base::prepacked(p, depth, model, options, false, work);
+        Base::prepacked(p, depth, model, fma_chains, false, work);
         return;
       }
     }
     typename Base::Correction correction = Base::correction_of(p, parts, work);
     if constexpr (kQuads) correction.load_rows(p.a + steps * MR, p.a_rs, p.m);
-    run(p, steps, plan, parts, work, correction, options.c_from_memory,
+    run(p, steps, plan, parts, work, correction,
         [&](std::int64_t ic, std::int64_t, std::int64_t pc, std::int64_t, bool, bool) {
           return BlockOfA{p.a + ic * p.a_rs + pc * MR, p.a_rs};
         });

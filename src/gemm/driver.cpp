@@ -726,7 +726,7 @@ void run_prepacked(const GemmProblem<T>& p, const PrepackedA& a) {
             .bytes();
       },
       [&](const GemmProblem<T>& block, std::byte* work) {
-        loops.prepacked(block, depth, blocks, route.packed, b_in_place, work);
+        loops.prepacked(block, depth, blocks, route.packed.fma_chains, b_in_place, work);
       });
 }
 
@@ -743,8 +743,7 @@ PackedOptions widened_options(const GemmProblem<T, SourceA, SourceB>& p,
       copies_ahead(
           p, table.kernels.nr,
           kernels::streams_from_memory(p.m * p.k * std::int64_t{sizeof(SourceA)}, table.caches));
-  return {copy_ahead, table.fma_chains,
-          kernels::streams_from_memory(p.m * p.n * std::int64_t{sizeof(T)}, table.caches)};
+  return {copy_ahead, table.fma_chains};
 }
 
 // The blocks of `table`'s tiles under the tuning in force on `isa`.
@@ -1032,7 +1031,7 @@ void run_prepacked_narrow(const GemmProblem<T, SourceA, SourceB>& p, const Prepa
             .bytes();
       },
       [&](const Prepacked& block, std::byte* work) {
-        loops.prepacked(block, depth, blocks, options, false, work);
+        loops.prepacked(block, depth, blocks, options.fma_chains, false, work);
       });
 }
 

@@ -47,9 +47,6 @@ struct PackedOptions {
   // As DirectOptions::fma_chains: a block's last column strip with fewer accumulators shares the
   // columns with the one before (Loops::packed). 0: the strips stay NR wide.
   int fma_chains = 0;
-  // C streams from memory (kernels::streams_from_memory): each AMX tile stored through the ring
-  // fetches its columns of C during its steps (AmxLoops::FetchColumns).
-  bool c_from_memory = false;
 };
 
 // One call's workspace for a path: its parts, each on its own pages.
@@ -215,8 +212,7 @@ struct GemmKernels {
   // MR rows over the whole depth, `a_rs` = prepacked_panel_steps(k, depth_group, step_multiple)
   // slots a row and
   // `a_cs` = MR (int8 pairs less the zero point they were packed with, quads with the row sums
-  // after each panel); `depth` steps deep slices, `options` as the packed path's but for
-  // copy_ahead (A is packed already). `work` holds prepacked_workspace(m, n, steps,
+  // after each panel); `depth` steps deep slices. `work` holds prepacked_workspace(m, n, steps,
   // depth, blocks, mr, nr, b_in_place, depth_group == 4).bytes(), steps rounded up to
   // step_multiple. b_in_place: float and double
   // only. And, float C only, the product with one column of C or a few (at most
@@ -224,8 +220,8 @@ struct GemmKernels {
   // kernels/sweep_parts.hpp), B given as `x`, widened and its columns interleaved as the column
   // sweep takes them (kernels::GemvProblem::columns).
   using PrepackedProblem = GemmProblem<T, T, SourceB>;
-  void (*prepacked)(const PrepackedProblem&, std::int64_t depth, const BlockSizes&,
-                    const PackedOptions& options, bool b_in_place, std::byte* work) = nullptr;
+  void (*prepacked)(const PrepackedProblem&, std::int64_t depth, const BlockSizes&, int fma_chains,
+                    bool b_in_place, std::byte* work) = nullptr;
   void (*prepacked_columns)(const PrepackedProblem&, int parts, const T* x) = nullptr;
   // Packs rows [0, m) of an A of strides rs, cs over depths [0, k) into those panels (int8
   // pairs less `zero`), which take round_up(m, mr) x prepacked_panel_steps(k, depth_group)

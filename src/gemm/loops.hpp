@@ -553,8 +553,8 @@ struct Loops {
   // sums, taken as B is packed, and goes to each block of C after its last slice.
   using PrepackedProblem = GemmProblem<T, T, SourceB>;
   static void prepacked(const PrepackedProblem& p, std::int64_t depth, const BlockSizes& model,
-                        const PackedOptions& options, bool b_in_place, std::byte* work) {
-    const int least_columns = strip_least_columns(options.fma_chains, false);
+                        int fma_chains, bool b_in_place, std::byte* work) {
+    const int least_columns = strip_least_columns(fma_chains, false);
     const std::int64_t steps = depth_steps(p.k);
     const WorkspaceParts<T> parts =
         prepacked_workspace<T>(p.m, p.n, steps, depth, model, MR, NR, b_in_place, kQuads);

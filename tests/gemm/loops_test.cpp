@@ -237,9 +237,7 @@ void sweep_prepacked(Isa isa) {
               std::vector<std::byte> work(
                   gemm_detail::prepacked_workspace<T>(m, n, k, depth, small, mr, nr, b_in_place)
                       .bytes());
-              gemm_detail::PackedOptions prepacked_options;
-              prepacked_options.fma_chains = fma_chains;
-              kernels.prepacked(q, depth, small, prepacked_options, b_in_place, work.data());
+              kernels.prepacked(q, depth, small, fma_chains, b_in_place, work.data());
               const std::string what =
                   std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) +
                   " slices of " + std::to_string(depth) + ", A " + layout_name(la) + ", order " +
