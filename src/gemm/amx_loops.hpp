@@ -210,7 +210,7 @@ struct AmxLoops {
   // 2896 (16 MiB) 1.06-1.42x / 1.31-1.34x; 3552 (24 MiB) 1.44-1.54x / 1.20-1.30x; 1024^3 (2 MiB)
   // u8s8 / s8s8 0.92-0.98x / 0.87-0.95x; on 1 thread 2048 x 2048 x 512 (16 MiB) bf16
   // 1.12-1.17x, u8s8 1.10x, 1448 x 1448 x 512 (8 MiB) level. (The rule for reads, C above half of
-  // what L3 keeps, 52 MiB there, left out 2048 and 2896 x 2896 x 512: 0.76-0.89x this one, u8s8.)
+  // what L3 keeps, 52 MiB there, left out 2048 and 2896 x 2896 x 512: 0.71-0.92x this one, u8s8.)
   static bool fetches_c(std::int64_t bytes) {
     return bytes > 4 * kernels::CacheModel::current().l2_streamed;
   }
