@@ -155,10 +155,9 @@ struct AmxLoops {
               const FetchLines fetch =
                   nc <= NR ? FetchLines(a.first + (last_tile ? ir : ir + MR) * a.row_slots,
                                         last_tile ? 0 : kc * MR * sizeof(T) / simd::kLineBytes,
-                                        simd::kLineBytes, kc / kStep)
+                                        kc / kStep)
                            : FetchLines(following + first * simd::kLineBytes,
-                                        std::min(tile_lines, strip_lines - first), simd::kLineBytes,
-                                        kc / kStep);
+                                        std::min(tile_lines, strip_lines - first), kc / kStep);
               const T* const a_panel = a.first + ir * a.row_slots;
               // A whole tile goes to the ring where it does not read C, or where it has an
               // epilogue. The tile behind is then copied to C a few columns a step (CopyBehind),
@@ -169,7 +168,7 @@ struct AmxLoops {
               if (into_ring) {
                 copy.pace(kc / kStep);
                 if (c_lines_far)
-                  fetch_c = FetchColumns(tile_c.data, NR, p.ldc * sizeof(T), kc / kStep);
+                  fetch_c = FetchColumns(tile_c.data, NR, kc / kStep, p.ldc * sizeof(T));
               } else {
                 copy.finish();  // before the tile behind's columns are finished
               }
@@ -230,12 +229,13 @@ struct AmxLoops {
   }
 
   // What a tile does beside its steps: fetches `runs` runs of kRunLines lines, `stride` bytes
-  // apart, from `next` on into L2, evenly over its `steps` steps.
+  // apart (back to back unless given), from `next` on into L2, evenly over its `steps` steps.
   template <int kRunLines>
   class FetchRuns {
    public:
     FetchRuns() = default;
-    FetchRuns(const void* next, std::int64_t runs, std::int64_t stride, std::int64_t steps)
+    FetchRuns(const void* next, std::int64_t runs, std::int64_t steps,
+              std::int64_t stride = kRunLines * simd::kLineBytes)
         : next_(static_cast<const std::uint8_t*>(next)),
           stride_(stride),
           left_(runs),
