@@ -331,31 +331,40 @@ struct AmxLoops {
   // own time at 1024^3). Against the epilogue after each strip, measured on the 2-vCPU Xeon guest,
   // 2 threads, bias + GELU (tanh) + residual, alternated: bf16 1024^3 1.16-1.21x, 4096^3
   // 1.07-1.08x, other shapes level; u8s8 4096^3 1.08x (a column a step then, which hid a quarter to
-  // half of it: docs/notes/epilogue-behind-tiles-and-blocked-transposition-2026-12-05.md). With an
-  // epilogue, the columns go four at a time (one batch of the activations' eight vectors,
-  // kernels::activate_vectors) every few steps: one column a call took the epilogue kernel 1.00 ns
-  // an element over 32 x 128 floats in L1 on that host, four 0.69, all at once 0.66. Against a
-  // column a step, alternated, three rounds, x the plain product: bf16 1024^3 0.69 -> 0.74, 4096^3
-  // 0.84-0.85 -> 0.88-0.89; u8s8 dequantised 1024^3 0.37-0.38 -> 0.43-0.45, 4096^3 0.67-0.71 ->
-  // 0.76, 512 x 4096 x 11008 0.95-0.97 -> 0.99-1.00; s8s8 4096^3 0.61-0.63 -> 0.71-0.72. The
-  // zero-point terms alone keep a column a step: four a call ran s8s8's plain product at
-  // 0.87-0.99x. A ring tile (CopyBehind) with an epilogue is finished in its slot in L1, then
-  // copied, so that C's lines are written once: finished after the copy, each line was loaded back
-  // while its store still waited for the line from L3 (perf, u8s8 1024^3 with a bias on 1 thread:
-  // the epilogue 18% of the samples, a quarter of them on the load of the sums). Against that,
-  // alternated, three rounds, 2 threads, bias + GELU + residual: u8s8 1024^3 1.07-1.09x, 4096^3
-  // 1.04-1.11x; s8s8 1.07-1.16x, 1.02-1.14x; bf16 level. A tile of the last slice that adds to C
-  // takes a slot too where it has an epilogue (C's tile loaded, the result stored to the slot): x
-  // the plain product, three rounds, bf16 4096^3 (two slices) 0.86-0.87 -> 0.89, s8s8 512 x 4096 x
-  // 11008 0.84-0.88 -> 0.88-0.89, 32 x 4096 x 4096 0.94-0.95 -> 0.97; u8s8 +0.01-0.02 at both. The
-  // zero-point terms alone stay after the copy (in the slot, s8s8's plain product ran 1.06-1.13x at
-  // 1024^3 but 0.91-0.97x at 2048^3 on 1 thread). The residual's lines of each tile are fetched
-  // into L2 during its own steps, for the next tile's (without, 4096^3 ran 0.80x: its columns 16
-  // KiB apart, each tile's from memory).
+  // half of it: docs/notes/epilogue-behind-tiles-and-blocked-transposition-2026-12-05.md). An
+  // epilogue of the common form (kernels::ColumnEpilogue: a bias, an activation, a residual) goes
+  // a column at a time, the columns due spread evenly over the steps, each vector through its
+  // operations in registers, inlined into the steps (kernels::apply_epilogue_to_column): beside a
+  // loop of tile steps shaped as this block's, bias + GELU + residual on two vectors a step took
+  // next to nothing more (cycles a step: the loop alone 196-210, with them 220-233), where a call
+  // of the epilogue kernel on four columns every four steps took 250-288
+  // (docs/notes/amx-epilogue-overlap-2026-12-07.md). Against those calls, alternated, three
+  // rounds, 2 threads, bias + GELU (tanh) + residual, x the plain product: bf16 1024^3 0.74-0.77
+  // -> 0.77-0.85, 4096^3 0.88-0.90 -> 0.89-0.92; u8s8 1024^3 0.46-0.48 -> 0.54-0.56, 4096^3
+  // 0.78-0.79 -> 0.84-0.85; s8s8 (two rounds) 0.53-0.55 -> 0.61-0.65, 0.78-0.79 -> 0.85-0.89;
+  // narrow shapes level. Other epilogues go four columns at a time (one batch of the activations'
+  // eight vectors, kernels::activate_vectors) every few steps: one column a call took the
+  // epilogue kernel 1.00 ns an element over 32 x 128 floats in L1 on that host, four 0.69, all at
+  // once 0.66. The zero-point terms alone keep a column a step: four a call ran s8s8's plain
+  // product at 0.87-0.99x. A ring tile (CopyBehind) with an epilogue is finished in its slot in L1,
+  // then copied, so that C's lines are written once: finished after the copy, each line was loaded
+  // back while its store still waited for the line from L3 (perf, u8s8 1024^3 with a bias on 1
+  // thread: the epilogue 18% of the samples, a quarter of them on the load of the sums). Against
+  // that, alternated, three rounds, 2 threads, bias + GELU + residual: u8s8 1024^3 1.07-1.09x,
+  // 4096^3 1.04-1.11x; s8s8 1.07-1.16x, 1.02-1.14x; bf16 level. A tile of the last slice that adds
+  // to C takes a slot too where it has an epilogue (C's tile loaded, the result stored to the
+  // slot): x the plain product, three rounds, bf16 4096^3 (two slices) 0.86-0.87 -> 0.89, s8s8 512
+  // x 4096 x 11008 0.84-0.88 -> 0.88-0.89, 32 x 4096 x 4096 0.94-0.95 -> 0.97; u8s8 +0.01-0.02 at
+  // both. The zero-point terms alone stay after the copy (in the slot, s8s8's plain product
+  // ran 1.06-1.13x at 1024^3 but 0.91-0.97x at 2048^3 on 1 thread). The residual's lines of each
+  // tile are fetched into L2 during its own steps, for the next tile's (without, 4096^3 ran 0.80x:
+  // its columns 16 KiB apart, each tile's from memory).
   class FinishBehind {
    public:
     FinishBehind(const kernels::Epilogue* epilogue, const typename Base::Correction* correction)
-        : epilogue_(epilogue), correction_(correction) {}
+        : epilogue_(epilogue), correction_(correction) {
+      if (epilogue != nullptr) form_ = kernels::ColumnEpilogue(*epilogue);
+    }
     bool has_work() const {
       if constexpr (kQuads) {
         if (correction_ != nullptr && (correction_->row_terms() || correction_->column_terms()))
@@ -365,11 +374,12 @@ struct AmxLoops {
     }
     // The next tile, `next`, takes `steps` steps: the columns left of the tile behind, and the
     // fetching of the next tile's residual lines (kernels::EpilogueOperandLines), spread over
-    // them. With an epilogue, in whole batches of kBatchColumns where a step's share is fewer.
+    // them. With an epilogue of another form than ColumnEpilogue's, in whole batches of
+    // kBatchColumns where a step's share is fewer.
     void pace(std::int64_t steps, const TileC& next) {
       const std::int64_t left = tile_.cols - next_;
       per_step_ = steps > 0 ? (left + steps - 1) / steps : left;
-      batched_ = epilogue_ != nullptr && steps > 0 && per_step_ < kBatchColumns;
+      batched_ = epilogue_ != nullptr && !form_.fits() && steps > 0 && per_step_ < kBatchColumns;
       steps_ = steps;
       step_ = 0;
       if (epilogue_ != nullptr)
@@ -396,12 +406,24 @@ struct AmxLoops {
       for (std::int64_t i = 0; i < fetch_per_step_ && fetch_next_ < fetch_cols_; ++i)
         operands_.fetch_column(fetch_next_++);
       if (next_ >= tile_.cols) return;
+      if (form_.fits()) {
+        // The columns due after this step, spread evenly over the steps (the tile behind was
+        // taken just before them: none of its columns finished yet), each in registers.
+        const std::int64_t due = tile_.cols * ++step_ / steps_;
+        while (next_ < due) {
+          if (epilogue_->subnormals_at_full_speed) {
+            column_beside<true>();
+          } else {
+            column_beside<false>();
+          }
+        }
+        return;
+      }
       if (!batched_) {
         columns(static_cast<int>(std::min<std::int64_t>(per_step_, tile_.cols - next_)));
         return;
       }
-      // The whole batches due after this step, spread evenly over the steps (the tile behind was
-      // taken just before them: none of its columns finished yet).
+      // The whole batches due after this step, spread evenly over the steps.
       const std::int64_t due = tile_.cols * ++step_ / steps_ / kBatchColumns * kBatchColumns;
       if (due > next_) columns(static_cast<int>(due - next_));
     }
@@ -424,6 +446,26 @@ struct AmxLoops {
         for (int j = 0; j < n; ++j) CopyBehind::copy_column(held + j * MR, cj + j * tile_.ld);
       next_ += n;
     }
+    // The next column with the epilogue, each vector through its operations in registers,
+    // inlined into the steps (kernels::apply_epilogue_to_column); the same results as columns.
+    template <bool kSubnormalsAtFullSpeed>
+    [[gnu::always_inline]] void column_beside() {
+      T* const cj = tile_.data + next_ * tile_.ld;
+      T* const held = ring_ != nullptr ? ring_ + next_ * MR : cj;
+      if constexpr (kQuads) {
+        if (correction_ != nullptr) correction_->apply(held, MR, i0_, tile_.rows, j0_ + next_, 1);
+      }
+      const kernels::Epilogue::Position at{at_.row, at_.col + next_};
+      if constexpr (std::is_same_v<T, float>) {
+        kernels::apply_epilogue_to_column<typename kernels::OutTraits<V>::type,
+                                          kSubnormalsAtFullSpeed>(form_, held, at, tile_.rows);
+      } else {
+        kernels::apply_epilogue_to_column<typename V::Float, kSubnormalsAtFullSpeed>(
+            form_, held, at, tile_.rows);
+      }
+      if (ring_ != nullptr) CopyBehind::copy_column(held, cj);
+      ++next_;
+    }
 
     // The columns whose vectors make one batch of the activations (kernels::kActivationVectors,
     // eight vectors of 16 floats: four columns of a 32-row tile).
@@ -433,14 +475,14 @@ struct AmxLoops {
 
     const kernels::Epilogue* epilogue_;
     const typename Base::Correction* correction_;
+    kernels::ColumnEpilogue form_;
     TileC tile_{};
     T* ring_ = nullptr;
     kernels::Epilogue::Position at_{};  // tile_'s first element in the epilogue's C
     std::int64_t i0_ = 0, j0_ = 0, per_step_ = 0;
     int next_ = 0;
-    // The batched pacing: the next tile's steps, and those taken.
     bool batched_ = false;
-    std::int64_t steps_ = 0, step_ = 0;
+    std::int64_t steps_ = 0, step_ = 0;  // the next tile's steps, and those taken
     kernels::EpilogueOperandLines operands_;
     std::int64_t fetch_cols_ = 0, fetch_next_ = 0, fetch_per_step_ = 0;
   };

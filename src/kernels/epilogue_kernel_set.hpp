@@ -203,6 +203,60 @@ template <class V, class Sum = float>
   }
 }
 
+// The epilogue on one column of C held from c on (in C, or a tile's slot), its `rows` elements a
+// few vectors, its first C's element `at`, in place: each vector through the operations of
+// `form` in registers, inlined into the caller's loop. For a caller that runs it beside other
+// work a column at a time (the AMX tile steps: gemm/amx_loops.hpp, FinishBehind), where a call of
+// apply_epilogue_at a step, or a pass over several columns every few steps, held that work up.
+// The same operations on each element as apply_epilogue_at, and so its results.
+template <class V, bool kSubnormalsAtFullSpeed, class Sum = float>
+[[gnu::always_inline]] inline void apply_epilogue_to_column(const ColumnEpilogue& form, Sum* c,
+                                                            Epilogue::Position at, int rows) {
+  using reg = typename V::reg;
+  constexpr int W = V::width;
+  const Epilogue& e = *form.epilogue;
+  float* const cf = reinterpret_cast<float*>(c);
+  for (int i = 0; i < rows; i += W) {
+    const int lanes = rows - i < W ? rows - i : W;
+    const std::int64_t row = at.row + i;
+    reg v;
+    if constexpr (std::is_same_v<Sum, std::int32_t>) {
+      v = V::mul(V::convert_int32_partial(c + i, lanes), V::set1(e.scale));
+    } else {
+      v = load_lanes<V>(cf + i, lanes);
+    }
+    if (form.column_bias != nullptr) v = V::add(v, V::set1(form.column_bias[at.col]));
+    if (form.row_bias != nullptr) v = V::add(v, load_lanes<V>(form.row_bias + row, lanes));
+    if (form.activates) {
+      const auto activate = [&]<Activation F>() {
+        v = Activate<F, kSubnormalsAtFullSpeed>::template on<V>(v);
+      };
+      switch (form.f) {
+        case Activation::relu:
+          activate.template operator()<Activation::relu>();
+          break;
+        case Activation::gelu_tanh:
+          activate.template operator()<Activation::gelu_tanh>();
+          break;
+        case Activation::gelu_erf:
+          activate.template operator()<Activation::gelu_erf>();
+          break;
+        case Activation::silu:
+          activate.template operator()<Activation::silu>();
+          break;
+      }
+    }
+    if (form.residual != nullptr)
+      v = V::add(v, load_lanes<V>(form.residual + row + at.col * form.residual_ld, lanes));
+    if (lanes == W) {
+      V::store(cf + i, v);
+    } else {
+      V::store_partial(cf + i, v, lanes);
+    }
+    if (e.bf16 != nullptr) V::store_bf16_partial(e.bf16 + row + at.col * e.bf16_ld, v, lanes);
+  }
+}
+
 // e on rows x cols elements of C from c on (c within e's C), in place.
 template <class V, class Sum = float>
 void apply_epilogue(const Epilogue& e, Sum* c, std::int64_t rows, std::int64_t cols) {

@@ -414,23 +414,49 @@ TEST(GemmBf16, PropagatesNanAndInf) {
     }
 }
 
+// Each epilogue, fused on the tiles (whole tiles and edges, one depth slice of a few steps or of
+// many, 1 and 2 threads), is the plain product followed by the same operations, bit for bit: the
+// transformer's forms (a bias, an activation, a residual), finished a column at a time beside the
+// tiles, and another, finished a few columns at a time.
 TEST(GemmBf16, AppliesTheEpilogueAsTheFloatGemmDoes) {
   std::mt19937 rng(8);
-  const std::int64_t m = 45, n = 70, k = 33;
-  Bf16Matrix a(m, k, Layout::row_major, 1, rng), b(k, n, Layout::row_major, 0, rng);
-  Matrix<float> residual(m, n, Layout::row_major);
-  residual.fill_random(rng);
-  std::vector<float> bias(n);
-  for (float& x : bias) x = std::uniform_real_distribution<float>(-1, 1)(rng);
-  Epilogue e;
-  e.add_per_column(bias.data()).activation(Activation::gelu_tanh).add_matrix(residual.data(), n);
-  Matrix<float> fused(m, n, Layout::row_major), plain(m, n, Layout::row_major);
-  gemm(1.0f, a.view(), b.view(), 0.0f, fused.view(), e);
-  gemm(1.0f, a.view(), b.view(), 0.0f, plain.view());
-  // The same operations after the plain product: C's values are the fused ones' inputs.
-  gemm(1.0f, row_major<const float>(nullptr, m, 0), row_major<const float>(nullptr, 0, n), 1.0f,
-       plain.view(), e);
-  EXPECT_EQ(std::memcmp(fused.data(), plain.data(), fused.storage.size() * sizeof(float)), 0);
+  std::uniform_real_distribution<float> dist(-1, 1);
+  const int saved_threads = num_threads();
+  for (const auto& [m, n, k] : {std::array<std::int64_t, 3>{45, 70, 33}, {96, 64, 700}}) {
+    Bf16Matrix a(m, k, Layout::row_major, 1, rng), b(k, n, Layout::row_major, 0, rng);
+    Matrix<float> residual(m, n, Layout::row_major);
+    residual.fill_random(rng);
+    std::vector<float> per_row(m), per_column(n);
+    for (float& x : per_row) x = dist(rng);
+    for (float& x : per_column) x = dist(rng);
+    std::vector<Epilogue> list(6);
+    list[0]
+        .add_per_column(per_column.data())
+        .activation(Activation::gelu_tanh)
+        .add_matrix(residual.data(), n);
+    list[1]
+        .add_per_row(per_row.data())
+        .activation(Activation::gelu_erf)
+        .add_matrix(residual.data(), n);
+    list[2].activation(Activation::relu);
+    list[3].activation(Activation::silu).add_matrix(residual.data(), n);
+    list[4].add_matrix(residual.data(), n);
+    list[5].scale_per_row(per_row.data()).activation(Activation::gelu_tanh).clamp(-0.5f, 0.75f);
+    for (int threads : {1, 2}) {
+      set_num_threads(threads);
+      for (std::size_t e = 0; e < list.size(); ++e) {
+        Matrix<float> fused(m, n, Layout::row_major), plain(m, n, Layout::row_major);
+        gemm(1.0f, a.view(), b.view(), 0.0f, fused.view(), list[e]);
+        gemm(1.0f, a.view(), b.view(), 0.0f, plain.view());
+        // The same operations after the plain product: C's values are the fused ones' inputs.
+        gemm(1.0f, row_major<const float>(nullptr, m, 0), row_major<const float>(nullptr, 0, n),
+             1.0f, plain.view(), list[e]);
+        EXPECT_EQ(std::memcmp(fused.data(), plain.data(), fused.storage.size() * sizeof(float)), 0)
+            << m << "x" << n << "x" << k << " epilogue " << e << ", " << threads << " threads";
+      }
+    }
+  }
+  set_num_threads(saved_threads);
 }
 
 // cblas_sbgemm is ridge::gemm on the same bf16 values, bit for bit, in both orders.

@@ -124,15 +124,20 @@ struct Int8Case {
             ldb,      Layout::row_major, s.tb ? Transpose::transpose : Transpose::none};
   }
   // Dequantisation with a per-output-channel scale, then bias, GELU and a residual; ReLU and a
-  // clamp; nothing (the per-tensor scale alone).
+  // clamp; nothing (the per-tensor scale alone); a bias, GELU (erf) and a residual after the
+  // per-tensor scale (the tiles' common form, finished a column at a time beside them).
   std::vector<Epilogue> epilogues() const {
-    std::vector<Epilogue> list(3);
+    std::vector<Epilogue> list(4);
     list[0]
         .scale_per_column(per_column.data())
         .add_per_row(per_row.data())
         .activation(Activation::gelu_tanh)
         .add_matrix(residual.data(), std::max<std::int64_t>(1, s.n));
     list[1].activation(Activation::relu).clamp(0.0f, 2000.0f);
+    list[3]
+        .add_per_column(per_column.data())
+        .activation(Activation::gelu_erf)
+        .add_matrix(residual.data(), std::max<std::int64_t>(1, s.n));
     return list;
   }
   // The int32 product, exact (the C API, tested against 64-bit integers in gemm_int8_test.cpp).
