@@ -53,6 +53,21 @@ struct Activate {
   }
 };
 
+// op.template operator()<F>() for the activation F that f names.
+template <class Op>
+[[gnu::always_inline]] inline void with_activation(Activation f, Op&& op) {
+  switch (f) {
+    case Activation::relu:
+      return op.template operator()<Activation::relu>();
+    case Activation::gelu_tanh:
+      return op.template operator()<Activation::gelu_tanh>();
+    case Activation::gelu_erf:
+      return op.template operator()<Activation::gelu_erf>();
+    case Activation::silu:
+      return op.template operator()<Activation::silu>();
+  }
+}
+
 // How many whole vectors an activation takes at once (simd::Interleaved): eight on AVX-512,
 // whose 32 registers hold their chains side by side; one elsewhere. Measured on Zen 5, ns an
 // element over 4096 floats in L1 (the epilogue kernel, medians of 41), one vector / eight at
@@ -95,19 +110,9 @@ void activate_vectors(float* c, std::int64_t ld, std::int64_t rows, std::int64_t
 template <class V, bool kSubnormalsAtFullSpeed>
 void activation_pass(Activation f, float* c, std::int64_t ld, std::int64_t rows,
                      std::int64_t cols) {
-  const auto pass = [&]<Activation F>() {
+  with_activation(f, [&]<Activation F>() {
     activate_vectors<V, Activate<F, kSubnormalsAtFullSpeed>>(c, ld, rows, cols);
-  };
-  switch (f) {
-    case Activation::relu:
-      return pass.template operator()<Activation::relu>();
-    case Activation::gelu_tanh:
-      return pass.template operator()<Activation::gelu_tanh>();
-    case Activation::gelu_erf:
-      return pass.template operator()<Activation::gelu_erf>();
-    case Activation::silu:
-      return pass.template operator()<Activation::silu>();
-  }
+  });
 }
 
 // e on rows x cols elements of C held from c on, columns ld apart (in C, or a tile of it held
@@ -228,23 +233,11 @@ template <class V, bool kSubnormalsAtFullSpeed, class Sum = float>
     if (form.column_bias != nullptr) v = V::add(v, V::set1(form.column_bias[at.col]));
     if (form.row_bias != nullptr) v = V::add(v, load_lanes<V>(form.row_bias + row, lanes));
     if (form.activates) {
-      const auto activate = [&]<Activation F>() {
-        v = Activate<F, kSubnormalsAtFullSpeed>::template on<V>(v);
-      };
-      switch (form.f) {
-        case Activation::relu:
-          activate.template operator()<Activation::relu>();
-          break;
-        case Activation::gelu_tanh:
-          activate.template operator()<Activation::gelu_tanh>();
-          break;
-        case Activation::gelu_erf:
-          activate.template operator()<Activation::gelu_erf>();
-          break;
-        case Activation::silu:
-          activate.template operator()<Activation::silu>();
-          break;
-      }
+      // (Inlined by force: GCC kept GELU's erf form out of line on int32 sums.)
+      with_activation(
+          form.f, [&]<Activation F>() __attribute__((always_inline)) {
+            v = Activate<F, kSubnormalsAtFullSpeed>::template on<V>(v);
+          });
     }
     if (form.residual != nullptr)
       v = V::add(v, load_lanes<V>(form.residual + row + at.col * form.residual_ld, lanes));
