@@ -434,37 +434,40 @@ struct AmxLoops {
    private:
     // The next n columns, in one call (the activations then take whole vectors across them).
     void columns(int n) {
-      T* const cj = tile_.data + next_ * tile_.ld;
-      T* const held = ring_ != nullptr ? ring_ + next_ * MR : cj;
-      const std::int64_t ld = ring_ != nullptr ? MR : tile_.ld;
-      if constexpr (kQuads) {
-        if (correction_ != nullptr) correction_->apply(held, ld, i0_, tile_.rows, j0_ + next_, n);
-      }
-      if (epilogue_ != nullptr)
-        Base::finish(*epilogue_, TileC{held, ld, tile_.rows, n}, {at_.row, at_.col + next_});
-      if (ring_ != nullptr)
-        for (int j = 0; j < n; ++j) CopyBehind::copy_column(held + j * MR, cj + j * tile_.ld);
+      const TileC held = held_columns(n);
+      correct(held);
+      if (epilogue_ != nullptr) Base::finish(*epilogue_, held, {at_.row, at_.col + next_});
+      copy_to_c(held);
       next_ += n;
     }
     // The next column with the epilogue, each vector through its operations in registers,
-    // inlined into the steps (kernels::apply_epilogue_to_column); the same results as columns.
+    // inlined into the steps (Base::finish_column); the same results as columns.
     template <bool kSubnormalsAtFullSpeed>
     [[gnu::always_inline]] void column_beside() {
-      T* const cj = tile_.data + next_ * tile_.ld;
-      T* const held = ring_ != nullptr ? ring_ + next_ * MR : cj;
-      if constexpr (kQuads) {
-        if (correction_ != nullptr) correction_->apply(held, MR, i0_, tile_.rows, j0_ + next_, 1);
-      }
-      const kernels::Epilogue::Position at{at_.row, at_.col + next_};
-      if constexpr (std::is_same_v<T, float>) {
-        kernels::apply_epilogue_to_column<typename kernels::OutTraits<V>::type,
-                                          kSubnormalsAtFullSpeed>(form_, held, at, tile_.rows);
-      } else {
-        kernels::apply_epilogue_to_column<typename V::Float, kSubnormalsAtFullSpeed>(
-            form_, held, at, tile_.rows);
-      }
-      if (ring_ != nullptr) CopyBehind::copy_column(held, cj);
+      const TileC held = held_columns(1);
+      correct(held);
+      Base::template finish_column<kSubnormalsAtFullSpeed>(form_, held.data,
+                                                           {at_.row, at_.col + next_}, tile_.rows);
+      copy_to_c(held);
       ++next_;
+    }
+    // Columns [next_, next_ + n) of the tile where they are held: its slot of the ring, or C.
+    TileC held_columns(int n) const {
+      if (ring_ != nullptr) return TileC{ring_ + next_ * MR, MR, tile_.rows, n};
+      return TileC{tile_.data + next_ * tile_.ld, tile_.ld, tile_.rows, n};
+    }
+    // int8's zero-point terms on those columns.
+    void correct([[maybe_unused]] const TileC& held) const {
+      if constexpr (kQuads) {
+        if (correction_ != nullptr)
+          correction_->apply(held.data, held.ld, i0_, tile_.rows, j0_ + next_, held.cols);
+      }
+    }
+    // Those columns copied from the ring's slot to C, where they are held there.
+    void copy_to_c(const TileC& held) const {
+      if (ring_ == nullptr) return;
+      for (int j = 0; j < held.cols; ++j)
+        CopyBehind::copy_column(held.data + j * MR, tile_.data + (next_ + j) * tile_.ld);
     }
 
     // The columns whose vectors make one batch of the activations (kernels::kActivationVectors,

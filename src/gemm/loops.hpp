@@ -198,6 +198,21 @@ struct Loops {
     }
   }
 
+  // One column of a tile held apart (its `rows` elements from c on, C's element `at` the first)
+  // through an epilogue of kernels::ColumnEpilogue's form, inlined into the caller's loop
+  // (kernels::apply_epilogue_to_column), on the same traits as finish.
+  template <bool kSubnormalsAtFullSpeed>
+  [[gnu::always_inline]] static void finish_column(const kernels::ColumnEpilogue& form, T* c,
+                                                   kernels::Epilogue::Position at, int rows) {
+    if constexpr (std::is_same_v<T, float>) {
+      kernels::apply_epilogue_to_column<typename kernels::OutTraits<V>::type,
+                                        kSubnormalsAtFullSpeed>(form, c, at, rows);
+    } else if constexpr (std::is_same_v<T, std::int32_t>) {
+      kernels::apply_epilogue_to_column<typename V::Float, kSubnormalsAtFullSpeed>(form, c, at,
+                                                                                   rows);
+    }
+  }
+
   // The matrix operands (a residual) of `epilogue` beside C from c on; none without. In the
   // last slice each tile fetches its part of them (EpilogueOperandLines::fetch_tile), which its
   // block's epilogue then finds in L2 or L3 (AMD's L3 takes what L2 evicts) rather than in
