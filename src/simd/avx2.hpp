@@ -51,6 +51,8 @@ struct Avx2<float> {
   static reg max(reg a, reg b) { return _mm256_max_ps(a, b); }
   static reg min(reg a, reg b) { return _mm256_min_ps(a, b); }
   static reg div(reg a, reg b) { return _mm256_div_ps(a, b); }
+  // -|a|: the sign bit set (a NaN stays one).
+  static reg minus_magnitude(reg a) { return _mm256_or_ps(a, _mm256_set1_ps(-0.0f)); }
   // a in the lanes whose `sign` has its sign bit set, b in the others.
   static reg blend_by_sign(reg sign, reg a, reg b) { return _mm256_blendv_ps(b, a, sign); }
   // Whether a < b in any lane (false where either is a NaN).

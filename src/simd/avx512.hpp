@@ -82,6 +82,11 @@ struct Avx512<float> {
   // max and min give b where the two are unordered (a NaN) or equal.
   static reg max(reg a, reg b) { return _mm512_maskz_max_ps(all_lanes, a, b); }
   static reg min(reg a, reg b) { return _mm512_maskz_min_ps(all_lanes, a, b); }
+  // -|a|: the sign bit set (a NaN stays one).
+  static reg minus_magnitude(reg a) {
+    return _mm512_castsi512_ps(
+        _mm512_maskz_or_epi32(all_lanes, _mm512_castps_si512(a), _mm512_set1_epi32(INT32_MIN)));
+  }
   static reg floor(reg a) {
     return _mm512_maskz_roundscale_ps(all_lanes, a, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
   }

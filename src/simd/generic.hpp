@@ -76,6 +76,11 @@ struct Generic {
     for (int i = 0; i < width; ++i) a.v[i] /= b.v[i];
     return a;
   }
+  // -|a|: the sign bit set (a NaN stays one).
+  static reg minus_magnitude(reg a) {
+    for (int i = 0; i < width; ++i) a.v[i] = std::copysign(a.v[i], T(-1));
+    return a;
+  }
   // a in the lanes whose `sign` has its sign bit set, b in the others. (By copysign: GCC 12's
   // vectoriser stops with an internal compiler error on std::signbit here.)
   static reg blend_by_sign(reg sign, reg a, reg b) {

@@ -29,6 +29,7 @@ struct Interleaved {
   static reg div(reg a, reg b) { return apply<&V::div>(a, b); }
   static reg max(reg a, reg b) { return apply<&V::max>(a, b); }
   static reg min(reg a, reg b) { return apply<&V::min>(a, b); }
+  static reg minus_magnitude(reg a) { return apply<&V::minus_magnitude>(a); }
   static reg fma(reg a, reg b, reg c) { return apply<&V::fma>(a, b, c); }
   // fms, scale_by_pow2_exact and from_subnormal_units where V has them (ActivationMath asks).
   static reg fms(reg a, reg b, reg c) requires requires { &V::fms; }
