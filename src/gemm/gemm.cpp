@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <memory>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -15,6 +14,7 @@
 #include "gemm/packed_matrix.hpp"
 #include "runtime/subnormal_speed.hpp"
 #include "runtime/view_checks.hpp"
+#include "runtime/workspace.hpp"
 
 namespace ridge {
 namespace {
@@ -184,11 +184,11 @@ void gemm_impl(T alpha, const MatrixView<const S>& a, const MatrixView<const S>&
 }
 
 // Where a product's results go: a float C itself, or for a bf16 C a float scratch in C's layout
-// (ld the extent), from which the epilogue rounds each finished block into C. Checks C (named
-// before the epilogue's checks) and reserves the scratch before anything is written.
+// (ld the extent, in the calling thread's runtime::sums_workspace), from which the epilogue
+// rounds each finished block into C. Checks C (named before the epilogue's checks) and reserves
+// the scratch before anything is written.
 struct Destination {
   MatrixView<float> sums;
-  std::unique_ptr<float[]> scratch;
   kernels::Epilogue epilogue;
 };
 
@@ -209,10 +209,9 @@ Destination destination(const MatrixView<const SA>& a, const B& b, const MatrixV
   Destination d;
   const std::int64_t extent = c.layout == Layout::row_major ? c.cols : c.rows;
   d.sums = {nullptr, c.rows, c.cols, std::max<std::int64_t>(1, extent), c.layout, c.trans};
-  if (c.rows > 0 && c.cols > 0) {
-    d.scratch.reset(new float[static_cast<std::size_t>(c.rows * c.cols)]);
-    d.sums.data = d.scratch.get();
-  }
+  if (c.rows > 0 && c.cols > 0)
+    d.sums.data = reinterpret_cast<float*>(
+        runtime::sums_workspace(runtime::pages_for<float>(c.rows * c.cols)));
   d.epilogue = internal_epilogue(e, d.sums);
   static_assert(sizeof(bf16) == sizeof(std::uint16_t));
   d.epilogue.bf16 = reinterpret_cast<std::uint16_t*>(c.data);

@@ -17,10 +17,7 @@ struct Block {
   std::size_t capacity = 0;
 };
 
-}  // namespace
-
-std::byte* workspace(std::size_t bytes) {
-  thread_local Block block;
+std::byte* at_least(Block& block, std::size_t bytes) {
   if (bytes > block.capacity) {
     const std::size_t rounded = page_round(bytes);
     auto* memory = static_cast<std::byte*>(std::aligned_alloc(kWorkspacePage, rounded));
@@ -29,6 +26,18 @@ std::byte* workspace(std::size_t bytes) {
     block.capacity = rounded;
   }
   return block.data.get();
+}
+
+}  // namespace
+
+std::byte* workspace(std::size_t bytes) {
+  thread_local Block block;
+  return at_least(block, bytes);
+}
+
+std::byte* sums_workspace(std::size_t bytes) {
+  thread_local Block block;
+  return at_least(block, bytes);
 }
 
 }  // namespace ridge::runtime
