@@ -135,9 +135,10 @@ struct ActivationMath {
   // and c1's high part a multiple of 2^-19 (20 bits), so both are multiples of q's ulp
   // (sum_of_product). The exponential's n is chosen from the pair's high part alone. The chain
   // so shortened (n from the high part, the pair of q by FMAs, -|x| by one OR where a subtraction
-  // and a minimum were), measured on the 2-vCPU Xeon guest (AVX-512), 4096 floats in L1, ns an
-  // element: U(-30, 30) 0.83-0.86 -> 0.67-0.69, U(-3, 3) 0.67-0.72 -> 0.53-0.56 (SiLU, with n
-  // from a and the OR, 0.41-0.42 -> 0.37); the errors as before.
+  // and a minimum were), measured on the 2-vCPU Xeon guest, 4096 floats in L1, ns an element:
+  // AVX-512 N(0, 1) 0.63-0.64 -> 0.49-0.52, N(0, 10.7) 0.76-0.79 -> 0.63-0.65; AVX2 0.96-1.01 ->
+  // 0.78-0.82, 1.75-1.78 -> 1.44-1.53 (SiLU, with n from a and the OR, AVX-512 0.38-0.40 ->
+  // 0.33-0.35); the errors as before.
   [[gnu::always_inline]] static reg gelu_tanh(reg x) {
     constexpr float kC1High = 1.5957698822021484f, kC1Low = -7.605964356116601e-07f;
     constexpr float kC3High = 0.07135481387376785f, kC3Low = 2.3988324659995897e-09f;

@@ -32,7 +32,7 @@ std::byte* workspace(std::size_t bytes);
 // A second such block of the calling thread, for a product's float sums where C is bf16: they
 // live through the whole call, while the call's own workspace() is asked for. Kept between calls
 // as the workspace is: allocated per call, the sums of a 4096 x 4096 C (64 MiB, past malloc's
-// reuse) were first touched page by page on every call, and the page faults took 15% of the
+// reuse) were first touched page by page on every call, and the page faults took 14% of the
 // samples of a bf16 4096^3 product with an epilogue on 2 threads (perf, the Xeon guest).
 std::byte* sums_workspace(std::size_t bytes);
 
