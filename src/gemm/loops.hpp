@@ -56,6 +56,18 @@ struct HalfOf<V> {
   using type = typename V::Half;
 };
 
+// The traits a block's epilogue runs on: C's own float traits (kernels::OutTraits), or for int32
+// sums (the int8 GEMM, dequantised first) the float traits of V's ISA.
+template <class V>
+struct EpilogueTraitsOf {
+  using type = typename kernels::OutTraits<V>::type;
+};
+template <class V>
+requires std::is_same_v<typename V::scalar, std::int32_t>
+struct EpilogueTraitsOf<V> {
+  using type = typename V::Float;
+};
+
 // SourceA, SourceB: the stored operands' types: V::scalar, bf16 bit patterns (std::uint16_t; V
 // of floats or of bf16 pairs) or 8-bit integers (V of int16 pairs or int8 quads).
 template <class V, kernels::TileShape Shape, class SourceA = typename V::scalar,
@@ -76,6 +88,10 @@ struct Loops {
       kernels::PackAInSteps<V, Shape.mv * V::width, std::conditional_t<kCopiesAhead, SourceA, T>>;
   using PanelA = kernels::PanelA<T>;
   using TileC = kernels::TileC<T>;
+  // Whether C's blocks take an epilogue (float C, or int32 sums dequantised), and its traits.
+  static constexpr bool kTakesEpilogue =
+      std::is_same_v<T, float> || std::is_same_v<T, std::int32_t>;
+  using EpilogueTraits = typename EpilogueTraitsOf<V>::type;
   using PackedB = kernels::PackedB<V, Shape.nr>;
   using StridedB = kernels::StridedB<V>;
   static constexpr int MV = Shape.mv;
@@ -190,12 +206,8 @@ struct Loops {
   // first element C's element `at`.
   static void finish(const kernels::Epilogue& epilogue, const TileC& c,
                      kernels::Epilogue::Position at) {
-    if constexpr (std::is_same_v<T, float>) {
-      kernels::apply_epilogue_at<typename kernels::OutTraits<V>::type>(epilogue, c.data, c.ld, at,
-                                                                       c.rows, c.cols);
-    } else if constexpr (std::is_same_v<T, std::int32_t>) {
-      kernels::apply_epilogue_at<typename V::Float>(epilogue, c.data, c.ld, at, c.rows, c.cols);
-    }
+    if constexpr (kTakesEpilogue)
+      kernels::apply_epilogue_at<EpilogueTraits>(epilogue, c.data, c.ld, at, c.rows, c.cols);
   }
 
   // One column of a tile held apart (its `rows` elements from c on, C's element `at` the first)
@@ -204,13 +216,8 @@ struct Loops {
   template <bool kSubnormalsAtFullSpeed>
   [[gnu::always_inline]] static void finish_column(const kernels::ColumnEpilogue& form, T* c,
                                                    kernels::Epilogue::Position at, int rows) {
-    if constexpr (std::is_same_v<T, float>) {
-      kernels::apply_epilogue_to_column<typename kernels::OutTraits<V>::type,
-                                        kSubnormalsAtFullSpeed>(form, c, at, rows);
-    } else if constexpr (std::is_same_v<T, std::int32_t>) {
-      kernels::apply_epilogue_to_column<typename V::Float, kSubnormalsAtFullSpeed>(form, c, at,
-                                                                                   rows);
-    }
+    if constexpr (kTakesEpilogue)
+      kernels::apply_epilogue_to_column<EpilogueTraits, kSubnormalsAtFullSpeed>(form, c, at, rows);
   }
 
   // The matrix operands (a residual) of `epilogue` beside C from c on; none without. In the
@@ -220,7 +227,7 @@ struct Loops {
   // packed path): the residual's pass 1.4 -> 0.7% of the samples.
   static kernels::EpilogueOperandLines operand_lines(const kernels::Epilogue* epilogue,
                                                      const T* c) {
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, std::int32_t>) {
+    if constexpr (kTakesEpilogue) {
       if (epilogue != nullptr)
         return kernels::EpilogueOperandLines(*epilogue, reinterpret_cast<const float*>(c), 0);
     }
